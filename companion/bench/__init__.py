@@ -1,0 +1,10 @@
+"""Benchmarks behind ``companion bench TARGET``.
+
+Each target is a module here exposing ``add_arguments(parser)`` and
+``run(args) -> dict``; :data:`TARGETS` names them. Figures are printed as one
+JSON document (``--json``) and recorded by hand in ``docs/benchmarks.md``.
+"""
+
+TARGETS: dict[str, str] = {
+    "engine": "companion.bench.engine",
+}
