@@ -44,3 +44,11 @@ class LayoutError(CompanionError, ValueError):
 
 class DeviceError(CompanionError, OSError):
     """A camera, display or pin that cannot be reached."""
+
+
+class DisplayModelError(CompanionError, ValueError):
+    """A display model the screens cannot draw (an unknown phase, a negative count)."""
+
+
+class FrameError(CompanionError, ValueError):
+    """A camera frame or image file the vision pipeline cannot look at."""

@@ -20,6 +20,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.engine_cmds",
     "companion.cli.bench",
     "companion.cli.demo",
+    "companion.cli.layout_cmds",
+    "companion.cli.vision_cmds",
 )
 
 EXIT_USAGE = 2

@@ -1,0 +1,45 @@
+"""Complete random legal games from random deals, as fast as the engine plays them.
+
+Rates are per second of this process's CPU time (the benchmark is pinned to
+one core), so other work on a shared machine skews them less than wall time
+would. Every event goes through :meth:`Game.push`, which validates it, as a
+replay or the table tracker does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from companion.engine import play_random_game
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=1000, help="games per round (default 1000)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds; the median is reported (default 5)")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    game_rates, event_rates, lengths = [], [], []
+    for _ in range(args.rounds):
+        events = 0
+        start = time.process_time()
+        for _ in range(args.games):
+            game = play_random_game(rng, first_player=rng.randrange(2))
+            events += len(game.stack)
+        elapsed = time.process_time() - start
+        game_rates.append(args.games / elapsed)
+        event_rates.append(events / elapsed)
+        lengths.append(events / args.games)
+    return {
+        "games_per_s": round(statistics.median(game_rates), 1),
+        "events_per_s": round(statistics.median(event_rates)),
+        "events_per_game": round(statistics.mean(lengths), 1),
+        "games": args.games * args.rounds,
+        "rounds": args.rounds,
+    }

@@ -1,0 +1,85 @@
+"""``companion engine replay|play``: the rules engine on game records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from companion.engine import Game, play_random_game, read_record, record_lines, replay, summary
+from companion.errors import UnreadableRecordError
+
+EXIT_ILLEGAL = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    engine = subparsers.add_parser("engine", help="replay or play game records with the rules engine")
+    commands = engine.add_subparsers(dest="engine_command", metavar="COMMAND", required=True)
+
+    replay_parser = commands.add_parser("replay", help="judge every event of a mandala-record/1 file")
+    replay_parser.add_argument("record", type=Path, help="the record (JSON Lines), or - for standard input")
+    replay_parser.add_argument("--json", action="store_true", help="print the verdicts as one JSON document")
+    replay_parser.set_defaults(func=run_replay)
+
+    play = commands.add_parser("play", help="write a random legal full-information game")
+    play.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    play.add_argument("--first-player", choices=("p1", "p2"), default="p1")
+    play.add_argument("--out", type=Path, help="record file to write (default: standard output)")
+    play.set_defaults(func=run_play)
+
+
+def read_lines(path: Path) -> list[str]:
+    """The lines of a record file; unreadable files are a one-line error."""
+    try:
+        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+    except OSError as error:
+        raise UnreadableRecordError(f"{path}: {error.strerror}") from None
+    lines = data.split(b"\n")
+    for number, line in enumerate(lines, start=1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnreadableRecordError(f"{path}: line {number}: not UTF-8 text") from None
+    return [line.decode("utf-8") for line in lines]
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    try:
+        record = read_record(read_lines(args.record))
+    except UnreadableRecordError as error:
+        message = str(error)
+        if not message.startswith(str(args.record)):
+            message = f"{args.record}: {message}"
+        raise UnreadableRecordError(message) from None
+    game, verdicts = replay(record)
+    illegal = [v for v in verdicts if v.violation is not None]
+    if args.json:
+        print(json.dumps({"verdicts": [v.to_json() for v in verdicts], "final": summary(game)}))
+    else:
+        for verdict in illegal:
+            print(f"line {verdict.line}: {verdict.violation}")
+        print(describe_final(game))
+    return EXIT_ILLEGAL if illegal else 0
+
+
+def describe_final(game: Game) -> str:
+    final = summary(game)
+    scores = ", ".join(f"{p} {s} (cup {final['cups'][p]})" for p, s in final["scores"].items())
+    if game.is_over:
+        state = f"game over ({final['end_reason']}), winner {final['winner']}"
+    else:
+        state = f"{final['phase']}, {final['turn']} to act"
+    return f"{state}; scores: {scores}"
+
+
+def run_play(args: argparse.Namespace) -> int:
+    game = play_random_game(random.Random(args.seed), first_player=0 if args.first_player == "p1" else 1)
+    text = "\n".join(record_lines(game)) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}: {len(game.stack)} events; {describe_final(game)}", file=sys.stderr)
+    return 0

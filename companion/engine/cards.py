@@ -1,0 +1,115 @@
+"""Cards, colors, players and mandalas as small integers.
+
+Like python-chess's squares, game tokens are plain ints with aliases, so the
+rules run on lists and bit masks; the text forms (``"R07"``, ``"red"``,
+``"p1"``, ``"m1"``) are for records, logs and people.
+
+>>> parse_card("R07"), card_name(6), color_of(parse_card("K18"))
+(6, 'R07', 5)
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from companion.errors import InvalidCardError
+
+Card: TypeAlias = int
+"""0..107: color * 18 + serial - 1."""
+Color: TypeAlias = int
+"""0..5 in rulebook order: red, orange, yellow, green, purple, black."""
+Player: TypeAlias = int
+"""0 is p1 (bottom edge of the mat), 1 is p2."""
+Mandala: TypeAlias = int
+"""0 is m1, 1 is m2."""
+
+CARDS_PER_COLOR = 18
+COLOR_LETTERS = "ROYGPK"
+COLOR_NAMES = ("red", "orange", "yellow", "green", "purple", "black")
+COLORS: tuple[Color, ...] = tuple(range(6))
+ALL_COLORS_MASK = 0b111111
+CARDS: tuple[Card, ...] = tuple(range(len(COLORS) * CARDS_PER_COLOR))
+PLAYERS: tuple[Player, ...] = (0, 1)
+MANDALAS: tuple[Mandala, ...] = (0, 1)
+PLAYER_NAMES = ("p1", "p2")
+MANDALA_NAMES = ("m1", "m2")
+
+HAND_LIMIT = 8
+MOUNTAIN_DRAW = 3
+REFILL_CARDS = 2
+RIVER_SPACES = 6
+
+_CARD_NAMES = tuple(f"{COLOR_LETTERS[c // CARDS_PER_COLOR]}{c % CARDS_PER_COLOR + 1:02d}" for c in CARDS)
+_CARD_BY_NAME = {name: card for card, name in enumerate(_CARD_NAMES)}
+COLOR_OF: tuple[Color, ...] = tuple(c // CARDS_PER_COLOR for c in CARDS)
+"""Color of each card, as a table: the hot paths index it instead of dividing."""
+
+
+def parse_card(name: object) -> Card:
+    """``"R07"`` -> 6; raises :class:`InvalidCardError` for anything else."""
+    try:
+        return _CARD_BY_NAME[name]  # type: ignore[index]  # a wrong type is a KeyError/TypeError too
+    except (KeyError, TypeError):
+        raise InvalidCardError(f"unknown card {name!r}: expected R01..R18, O, Y, G, P or K") from None
+
+
+def card_name(card: Card) -> str:
+    return _CARD_NAMES[card]
+
+
+def color_of(card: Card) -> Color:
+    return COLOR_OF[card]
+
+
+def parse_color(letter: object) -> Color:
+    index = COLOR_LETTERS.find(letter) if isinstance(letter, str) and len(letter) == 1 else -1
+    if index < 0:
+        raise InvalidCardError(f"unknown color {letter!r}: expected one of R, O, Y, G, P, K")
+    return index
+
+
+def color_letter(color: Color) -> str:
+    return COLOR_LETTERS[color]
+
+
+def color_name(color: Color) -> str:
+    return COLOR_NAMES[color]
+
+
+def parse_player(name: object) -> Player:
+    if not isinstance(name, str) or name not in PLAYER_NAMES:
+        raise InvalidCardError(f"unknown player {name!r}: expected p1 or p2")
+    return PLAYER_NAMES.index(name)
+
+
+def player_name(player: Player) -> str:
+    return PLAYER_NAMES[player]
+
+
+def player_title(player: Player) -> str:
+    """How messages name a player: ``"player 2"``."""
+    return f"player {player + 1}"
+
+
+def parse_mandala(name: object) -> Mandala:
+    if not isinstance(name, str) or name not in MANDALA_NAMES:
+        raise InvalidCardError(f"unknown mandala {name!r}: expected m1 or m2")
+    return MANDALA_NAMES.index(name)
+
+
+def mandala_name(mandala: Mandala) -> str:
+    return MANDALA_NAMES[mandala]
+
+
+COLORS_IN_MASK: tuple[tuple[Color, ...], ...] = tuple(
+    tuple(c for c in COLORS if mask >> c & 1) for mask in range(ALL_COLORS_MASK + 1))
+"""The colors of each 6-bit color mask, as a table for the hot paths."""
+
+
+def colors_in(mask: int) -> tuple[Color, ...]:
+    """The colors set in a color bit mask, in rulebook order."""
+    return COLORS_IN_MASK[mask & ALL_COLORS_MASK]
+
+
+def mask_letters(mask: int) -> str:
+    return "".join(COLOR_LETTERS[c] for c in colors_in(mask))

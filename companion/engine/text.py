@@ -1,0 +1,157 @@
+"""The one-line text form of a game state, for logs and bug reports.
+
+Like a chess FEN it holds the whole position and parses back::
+
+    mandala/1 play p1 - m1:R01O02/-/- m2:Y03G04/-/- p1:<hand>/<cup>/<river> p2:... deck:... discard:...
+
+A zone is its known cards in order (``R01O02``), then ``+N`` for N unseen
+cards, or ``-`` when empty. The deck is written sorted: its order is not
+part of the state. Flags are ``-`` or a comma list of ``destroy=m1``,
+``completer=p2``, ``deckout`` (the end is triggered) and ``end=deck|river``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.engine.cards import (
+    CARDS,
+    COLOR_OF,
+    MANDALAS,
+    PLAYERS,
+    card_name,
+    mandala_name,
+    parse_card,
+    parse_mandala,
+    parse_player,
+    player_name,
+)
+from companion.engine.game import (
+    CUPS,
+    DECK,
+    DISCARD,
+    HANDS,
+    RIVERS,
+    UNSEEN,
+    ZONE_COUNT,
+    EndReason,
+    Game,
+    Phase,
+    _Snapshot,
+    area_zone,
+)
+from companion.errors import InvalidCardError, InvalidStateTextError
+
+MAGIC = "mandala/1"
+_ZONE = re.compile(r"^((?:[A-Z]\d\d)*)(?:\+(\d+))?$")
+
+
+def _zone_text(game: Game, zone: int) -> str:
+    cards = game.known[zone]
+    names = "".join(card_name(c) for c in (sorted(cards) if zone == DECK else cards))
+    unseen = f"+{game.hidden[zone]}" if game.hidden[zone] else ""
+    return names + unseen or "-"
+
+
+def _flags(game: Game) -> str:
+    flags = []
+    if game.destroying is not None:
+        flags.append(f"destroy={mandala_name(game.destroying)}")
+    if game.completer is not None:
+        flags.append(f"completer={player_name(game.completer)}")
+    if game.deck_ran_out:
+        flags.append("deckout")
+    if game.end_reason is not None:
+        flags.append(f"end={game.end_reason.value}")
+    return ",".join(flags) or "-"
+
+
+def state_text(game: Game) -> str:
+    parts = [MAGIC, game.phase.value, player_name(game.turn), _flags(game)]
+    for mandala in MANDALAS:
+        areas = "/".join(_zone_text(game, area_zone(mandala, slot)) for slot in range(3))
+        parts.append(f"{mandala_name(mandala)}:{areas}")
+    for player in PLAYERS:
+        zones = "/".join(_zone_text(game, z[player]) for z in (HANDS, CUPS, RIVERS))
+        parts.append(f"{player_name(player)}:{zones}")
+    parts.append(f"deck:{_zone_text(game, DECK)}")
+    parts.append(f"discard:{_zone_text(game, DISCARD)}")
+    return " ".join(parts)
+
+
+def parse_state_text(line: str) -> Game:
+    """Parse :func:`state_text` output; raises :class:`InvalidStateTextError` naming the part."""
+    try:
+        return _parse(line.split())
+    except InvalidCardError as error:
+        raise InvalidStateTextError(f"bad state text {line[:40]!r}...: {error}") from None
+
+
+def _parse(parts: list[str]) -> Game:
+    if len(parts) != 10 or parts[0] != MAGIC:
+        raise InvalidStateTextError(f"a state text has 10 parts starting with {MAGIC!r}, got {len(parts)}")
+    known: list[list[int]] = [[] for _ in range(ZONE_COUNT)]
+    hidden = [0] * ZONE_COUNT
+    zones: list[tuple[str, tuple[int, ...]]] = []
+    for mandala in MANDALAS:
+        zones.append((f"{mandala_name(mandala)}:", tuple(area_zone(mandala, s) for s in range(3))))
+    for player in PLAYERS:
+        zones.append((f"{player_name(player)}:", (HANDS[player], CUPS[player], RIVERS[player])))
+    zones += [("deck:", (DECK,)), ("discard:", (DISCARD,))]
+    for part, (prefix, targets) in zip(parts[4:], zones, strict=True):
+        if not part.startswith(prefix):
+            raise InvalidStateTextError(f"expected {prefix!r} in state text, got {part!r}")
+        texts = part[len(prefix):].split("/")
+        if len(texts) != len(targets):
+            raise InvalidStateTextError(f"{part!r} should have {len(targets)} zones")
+        for text, zone in zip(texts, targets, strict=True):
+            known[zone], hidden[zone] = _parse_zone(text)
+    loc = [UNSEEN] * len(CARDS)
+    for zone, cards in enumerate(known):
+        for card in cards:
+            if loc[card] != UNSEEN:
+                raise InvalidStateTextError(f"{card_name(card)} appears twice in the state text")
+            loc[card] = zone
+    if sum(map(len, known)) + sum(hidden) != len(CARDS):
+        raise InvalidStateTextError(f"the state text accounts for {sum(map(len, known)) + sum(hidden)} cards, not 108")
+    masks = [0] * 6
+    for index in range(6):
+        for card in known[area_zone(0, 0) + index]:
+            masks[index] |= 1 << COLOR_OF[card]
+    rivers = tuple(sum(1 << COLOR_OF[c] for c in known[RIVERS[p]]) for p in PLAYERS)
+    scalars = _parse_header(parts[1], parts[2], parts[3])
+    return Game.from_snapshot(_Snapshot(tuple(map(tuple, known)), tuple(hidden), tuple(loc),
+                                        tuple(masks), rivers, scalars))
+
+
+def _parse_zone(text: str) -> tuple[list[int], int]:
+    if text == "-":
+        return [], 0
+    match = _ZONE.match(text)
+    if not match:
+        raise InvalidStateTextError(f"bad zone {text!r} in state text")
+    names, unseen = match.group(1), match.group(2)
+    return [parse_card(names[i:i + 3]) for i in range(0, len(names), 3)], int(unseen or 0)
+
+
+def _parse_header(phase: str, turn: str, flags: str) -> tuple[object, ...]:
+    try:
+        phase_value = Phase(phase)
+    except ValueError:
+        raise InvalidStateTextError(f"unknown phase {phase!r} in state text") from None
+    destroying = completer = end = None
+    deckout = False
+    for flag in [] if flags == "-" else flags.split(","):
+        key, _, value = flag.partition("=")
+        if key == "destroy":
+            destroying = parse_mandala(value)
+        elif key == "completer":
+            completer = parse_player(value)
+        elif key == "deckout":
+            deckout = True
+        elif key == "end" and value in ("deck", "river"):
+            end = EndReason(value)
+        else:
+            raise InvalidStateTextError(f"unknown flag {flag!r} in state text")
+    # Same order as Game._SCALARS.
+    return (phase_value, parse_player(turn), completer, destroying, deckout, end)
