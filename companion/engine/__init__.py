@@ -34,7 +34,7 @@ from companion.engine.events import (
     Reveal,
 )
 from companion.engine.game import EndReason, Game, Phase, Score, Setup
-from companion.engine.record import Record, Verdict, read_record, record_lines, replay, summary
+from companion.engine.record import Record, Verdict, read_record, record_lines, replay, summary, table_record
 from companion.engine.violations import PRECEDENCE, Reason, Violation
 
 __all__ = [
@@ -42,5 +42,5 @@ __all__ = [
     "EndReason", "Event", "FieldPlay", "Game", "Mandala", "MountainPlay", "Phase", "Player",
     "Reason", "Record", "Refill", "Reveal", "Score", "Setup", "Verdict", "Violation",
     "card_name", "color_name", "color_of", "deal", "draw_cards", "parse_card", "parse_color",
-    "play_random_game", "random_action", "read_record", "record_lines", "replay", "summary",
+    "play_random_game", "random_action", "read_record", "record_lines", "replay", "summary", "table_record",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.engine.cards import (
@@ -240,6 +240,27 @@ def record_lines(game: Game, table: bool = False) -> list[str]:
     """The record of a game that started from a deal (its setup is its base state)."""
     setup = setup_of(game)
     return [json.dumps(header_json(setup, table)), *(str(event) for event, _ in game.stack)]
+
+
+def table_record(game: Game) -> Record:
+    """What a camera companion can know of a full-information game.
+
+    Hands and cups of the deal become counts, draws become counts; what is
+    laid face up stays named. A finished game ends with each player's
+    starting cup cards revealed, as at the real table.
+    """
+    setup = setup_of(game)
+    hidden = Setup(setup.mountains, (HAND_SIZE, HAND_SIZE), (CUP_SIZE, CUP_SIZE), setup.first_player)
+    events: list[Event] = []
+    for event, _ in game.stack:
+        if isinstance(event, MountainPlay | Discard) and isinstance(event.drew, tuple):
+            event = replace(event, drew=len(event.drew))
+        events.append(event)
+    if game.is_over:
+        for player, cup in enumerate(setup.cups):
+            if isinstance(cup, tuple):
+                events.append(Reveal(player, cup))
+    return Record(hidden, tuple(enumerate(events, start=2)), table_mode=True)
 
 
 def setup_of(game: Game) -> Setup:
