@@ -52,3 +52,11 @@ class DisplayModelError(CompanionError, ValueError):
 
 class FrameError(CompanionError, ValueError):
     """A camera frame or image file the vision pipeline cannot look at."""
+
+
+class CameraLost(DeviceError):
+    """The camera stopped delivering frames (unplugged, crashed, timed out); it may come back."""
+
+
+class JournalError(CompanionError, OSError):
+    """The game journal cannot be opened, read or written; the message names the file."""

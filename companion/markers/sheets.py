@@ -1,0 +1,339 @@
+"""Print-ready A4 sheets: card stickers, playmat fiducials and a setup guide.
+
+Pages are drawn at 600 dpi as bilevel images (crisp edges, lossless CCITT
+in the PDF) so sizes are exact at 100% print scale: a pixel is 25.4/600 mm
+and the PDF page is the A4 sheet. Codes are painted with exact sub-pixel
+geometry (:func:`companion.sim.paint.paint_modules`) before thresholding, so
+each module edge is within half a pixel (0.02 mm) of where it belongs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from companion.errors import CompanionError
+from companion.markers.codes import (
+    CARD_IDS,
+    FIDUCIAL_CELLS,
+    FIDUCIAL_QUIET_CELLS,
+    STICKER_INSET_MM,
+    STICKER_MODULES,
+    color_name_of,
+    fiducial_cells,
+    payload_for,
+    sticker_modules,
+)
+from companion.sim.paint import paint_modules
+from companion.vision.layout import Layout
+
+A4_MM = (210.0, 297.0)
+DEFAULT_DPI = 600
+MARGIN_MM = 10.0
+LINE_MM = 0.15
+CUT_MARK_MM = 3.0
+CUT_GAP_MM = 1.0
+SCALE_BAR_MM = 100.0
+
+_Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+class MarkerOutputError(CompanionError, OSError):
+    """The output folder cannot be written."""
+
+
+@dataclass
+class _Page:
+    """One A4 page at ``dpi``: a grey canvas for codes, then PIL for lines and text."""
+
+    dpi: int
+
+    def __post_init__(self) -> None:
+        self.px_per_mm = self.dpi / 25.4
+        size = (round(A4_MM[0] * self.px_per_mm), round(A4_MM[1] * self.px_per_mm))
+        self.pixels = np.full((size[1], size[0]), 255, np.uint8)
+        self._image: Image.Image | None = None
+
+    def px(self, mm: float) -> float:
+        return mm * self.px_per_mm
+
+    def paint(self, modules: np.ndarray, left_mm: float, top_mm: float, side_mm: float) -> None:
+        """A module matrix whose outer square is ``side_mm`` with top-left at (left, top)."""
+        origin = (self.px(left_mm), self.px(top_mm))
+        module_px = self.px(side_mm) / modules.shape[0]
+        if self._image is None:
+            paint_modules(self.pixels, modules, origin, module_px)
+            return
+        # Text or lines were drawn already: paint a patch and paste it back.
+        box = (
+            int(origin[0]),
+            int(origin[1]),
+            int(origin[0] + self.px(side_mm)) + 2,
+            int(origin[1] + self.px(side_mm)) + 2,
+        )
+        patch = np.array(self._image.crop(box))
+        paint_modules(patch, modules, (origin[0] - box[0], origin[1] - box[1]), module_px)
+        self._image.paste(Image.fromarray(patch, "L"), box[:2])
+
+    @property
+    def draw(self) -> ImageDraw.ImageDraw:
+        if self._image is None:
+            self._image = Image.fromarray(self.pixels, "L")
+        return ImageDraw.Draw(self._image)
+
+    def line(self, points_mm: Sequence[tuple[float, float]], width_mm: float = LINE_MM) -> None:
+        self.draw.line([(self.px(x), self.px(y)) for x, y in points_mm], fill=0, width=max(1, round(self.px(width_mm))))
+
+    def rectangle(self, left: float, top: float, right: float, bottom: float, width_mm: float = LINE_MM) -> None:
+        self.line([(left, top), (right, top), (right, bottom), (left, bottom), (left, top)], width_mm)
+
+    def text(self, x_mm: float, y_mm: float, text: str, height_mm: float = 3.0) -> None:
+        self.draw.text((self.px(x_mm), self.px(y_mm)), text, fill=0, font=_font(round(self.px(height_mm))))
+
+    def cut_marks(self, left: float, top: float, side_x: float, side_y: float) -> None:
+        """Corner crop marks just outside a rectangle: cut along the lines they extend."""
+        for x, dx in ((left, -1), (left + side_x, 1)):
+            for y, dy in ((top, -1), (top + side_y, 1)):
+                start = CUT_GAP_MM
+                self.line([(x + dx * start, y), (x + dx * (start + CUT_MARK_MM), y)])
+                self.line([(x, y + dy * start), (x, y + dy * (start + CUT_MARK_MM))])
+
+    def scale_bar(self, left: float, top: float) -> None:
+        """A 100 mm bar with 10 mm ticks: measure it to check the print scale."""
+        self.line([(left, top), (left + SCALE_BAR_MM, top)], 0.3)
+        for tick in range(11):
+            x = left + tick * SCALE_BAR_MM / 10
+            self.line([(x, top - (2 if tick % 5 else 3.5)), (x, top)], 0.2)
+        self.text(left + SCALE_BAR_MM + 3, top - 3, "100 mm at 100% scale: measure it", 2.6)
+
+    def image(self) -> Image.Image:
+        """The finished page, bilevel (threshold, no dithering)."""
+        grey = self._image if self._image is not None else Image.fromarray(self.pixels, "L")
+        return grey.point(lambda value: 255 if value >= 128 else 0).convert("1", dither=Image.Dither.NONE)
+
+
+def _font(size_px: int) -> _Font:
+    return ImageFont.load_default(size=max(8, size_px))
+
+
+# --------------------------------------------------------------------------- stickers
+
+_STICKER_CELL_MM = (36.0, 23.0)
+
+
+@dataclass(frozen=True)
+class StickerPlace:
+    """Where a card's sticker is printed: page (0-based) and top-left corner in mm on the page."""
+
+    card_id: str
+    page: int
+    left_mm: float
+    top_mm: float
+
+
+def sticker_places(sticker_mm: float) -> list[StickerPlace]:
+    """The sticker grid: as many cells per A4 page as fit, in card id order."""
+    cell_w = max(_STICKER_CELL_MM[0], sticker_mm + 20)
+    cell_h = max(_STICKER_CELL_MM[1], sticker_mm + 7)
+    columns = max(1, int((A4_MM[0] - 2 * MARGIN_MM) // cell_w))
+    rows = max(1, int((A4_MM[1] - 2 * MARGIN_MM - 22) // cell_h))
+    places = []
+    for index, card_id in enumerate(CARD_IDS):
+        page, slot = divmod(index, columns * rows)
+        row, column = divmod(slot, columns)
+        places.append(StickerPlace(card_id, page, MARGIN_MM + column * cell_w + 4, MARGIN_MM + row * cell_h + 5))
+    return places
+
+
+def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI) -> list[Image.Image]:
+    """Every card's sticker, with id and color name beside it and cut marks, on A4 pages."""
+    places = sticker_places(sticker_mm)
+    pages = []
+    for number in range(places[-1].page + 1):
+        on_page = [place for place in places if place.page == number]
+        page = _Page(dpi)
+        first = places.index(on_page[0]) + 1
+        page.text(
+            MARGIN_MM,
+            MARGIN_MM - 6,
+            f"Mandala Table Companion: card stickers {first}-"
+            f"{first + len(on_page) - 1} of {len(CARD_IDS)}, {sticker_mm:g} mm (print at 100%)",
+            3.0,
+        )
+        for place in on_page:
+            left, top = place.left_mm, place.top_mm
+            page.paint(sticker_modules(payload_for(place.card_id)), left, top, sticker_mm)
+            page.cut_marks(left, top, sticker_mm, sticker_mm)
+            page.text(left + sticker_mm + 3, top + 1, place.card_id, 4.5)
+            page.text(left + sticker_mm + 3, top + 7.5, color_name_of(place.card_id), 3.2)
+        page.scale_bar(MARGIN_MM, A4_MM[1] - MARGIN_MM - 2)
+        pages.append(page.image())
+    return pages
+
+
+# --------------------------------------------------------------------------- fiducials
+
+
+def fiducial_pages(layout: Layout, dpi: int = DEFAULT_DPI) -> list[Image.Image]:
+    """The layout's fiducials at their size, each on a white margin of one cell, with cut marks."""
+    biggest = max((f.size_mm for f in layout.fiducials), default=24.0)
+    outer = biggest * (FIDUCIAL_CELLS + 2 * FIDUCIAL_QUIET_CELLS) / FIDUCIAL_CELLS
+    cell_w, cell_h = max(outer + 14, 58.0), outer + 24
+    columns = max(1, int((A4_MM[0] - 2 * MARGIN_MM) // cell_w))
+    rows = max(1, int((A4_MM[1] - 2 * MARGIN_MM - 22) // cell_h))
+    per_page = columns * rows
+    pages = []
+    fiducials = list(layout.fiducials)
+    for first in range(0, max(len(fiducials), 1), per_page):
+        page = _Page(dpi)
+        page.text(
+            MARGIN_MM,
+            MARGIN_MM - 6,
+            f"Playmat fiducials for layout {layout.name!r} "
+            "(ArUco DICT_4X4_50); cut on the marks, keep the white margin",
+            3.0,
+        )
+        for index, fiducial in enumerate(fiducials[first : first + per_page]):
+            cells = np.pad(fiducial_cells(fiducial.id), FIDUCIAL_QUIET_CELLS, constant_values=False)
+            side = fiducial.size_mm * cells.shape[0] / FIDUCIAL_CELLS
+            left = MARGIN_MM + (index % columns) * cell_w + 6
+            top = MARGIN_MM + (index // columns) * cell_h + 6
+            page.paint(cells, left, top, side)
+            page.cut_marks(left, top, side, side)
+            x, y = fiducial.center_mm
+            page.text(left, top + side + 5.5, f"id {fiducial.id}: centre at ({x:g}, {y:g}) mm", 3.0)
+            page.text(left, top + side + 10, f"black square {fiducial.size_mm:g} mm", 2.6)
+        page.scale_bar(MARGIN_MM, A4_MM[1] - MARGIN_MM - 2)
+        pages.append(page.image())
+    return pages
+
+
+# --------------------------------------------------------------------------- guide
+
+
+def guide_page(layout: Layout, sticker_mm: float, dpi: int = DEFAULT_DPI) -> Image.Image:
+    """Where a sticker goes on a card (true scale) and where the fiducials go on the mat (to scale)."""
+    page = _Page(dpi)
+    page.text(MARGIN_MM, MARGIN_MM, "Mandala Table Companion: setting up", 6.0)
+    _card_diagram(page, layout, sticker_mm, MARGIN_MM, MARGIN_MM + 14)
+    _mat_diagram(page, layout, MARGIN_MM, 122.0)
+    page.scale_bar(MARGIN_MM, A4_MM[1] - MARGIN_MM - 2)
+    return page.image()
+
+
+def _card_diagram(page: _Page, layout: Layout, sticker_mm: float, left: float, top: float) -> None:
+    card_w, card_h = layout.card_mm
+    page.rectangle(left, top, left + card_w, top + card_h, 0.3)
+    page.paint(sticker_modules(payload_for("R07")), left + STICKER_INSET_MM, top + STICKER_INSET_MM, sticker_mm)
+    page.rectangle(
+        left + STICKER_INSET_MM,
+        top + STICKER_INSET_MM,
+        left + STICKER_INSET_MM + sticker_mm,
+        top + STICKER_INSET_MM + sticker_mm,
+        0.1,
+    )
+    notes = (
+        f"1. A card, true size ({card_w:g} x {card_h:g} mm), face up.",
+        f"2. Cut each sticker on its marks: a {sticker_mm:g} mm square",
+        f"   ({STICKER_MODULES} modules, white margin included).",
+        f"3. Stick it into one corner of the face, {STICKER_INSET_MM:g} mm from",
+        "   both edges, square to them. Any corner, any way up:",
+        "   the code gives its own orientation.",
+        "4. Keep the white margin clean and the sticker flat;",
+        "   matte paper avoids glare.",
+        "5. When fanning cards, leave that corner in view.",
+        "Check: the card on the sticker sheet must match this card.",
+    )
+    for line, note in enumerate(notes):
+        page.text(left + card_w + 8, top + 2 + line * 6.2, note, 3.0)
+
+
+def _mat_diagram(page: _Page, layout: Layout, left: float, top: float) -> None:
+    width, height = layout.size_mm
+    scale = min((A4_MM[0] - 2 * MARGIN_MM) / width, 100.0 / height)
+    page.text(
+        left,
+        top - 10,
+        f"The playmat ({width:g} x {height:g} mm), drawn at 1:{1 / scale:.2f}. "
+        "Fiducials (black squares, id beside) go where shown,",
+        3.0,
+    )
+    page.text(
+        left, top - 5, "centre positions measured from the mat's top-left corner (player 2's side is the top).", 3.0
+    )
+    page.rectangle(left, top, left + width * scale, top + height * scale, 0.3)
+    for name, polygon in layout.zones.items():
+        points = [(left + x * scale, top + y * scale) for x, y in polygon]
+        page.line([*points, points[0]], 0.12)
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        page.text(min(xs) + 0.8, max(ys) - 3.0, _short(name), 1.8)
+    for fiducial in layout.fiducials:
+        x, y = fiducial.center_mm
+        half = fiducial.size_mm * scale / 2
+        cx, cy = left + x * scale, top + y * scale
+        for offset in np.linspace(-half, half, 9):
+            page.line([(cx - half, cy + offset), (cx + half, cy + offset)], 0.35)
+        page.text(cx + half + 0.6, cy - 1.5, str(fiducial.id), 2.4)
+    table_top = top + height * scale + 8
+    page.text(left, table_top, "Fiducial centres (mm from the top-left corner of the mat):", 3.0)
+    for index, fiducial in enumerate(layout.fiducials):
+        x, y = fiducial.center_mm
+        column, row = divmod(index, 6)
+        page.text(
+            left + column * 62,
+            table_top + 6 + row * 5,
+            f"id {fiducial.id}: ({x:g}, {y:g}), {fiducial.size_mm:g} mm",
+            2.8,
+        )
+
+
+def _short(zone: str) -> str:
+    return zone.replace("river.", "r").replace("field.", "f.").replace("mountain", "mtn")
+
+
+# --------------------------------------------------------------------------- files
+
+
+def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI) -> list[Path]:
+    """Write stickers, fiducials and guide as A4 PDFs and per-page PNGs; returns the files."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise MarkerOutputError(f"cannot create output folder {out_dir}: {error.strerror}") from None
+    documents = {
+        "stickers": sticker_pages(layout.sticker_mm, dpi),
+        "fiducials": fiducial_pages(layout, dpi),
+        "guide": [guide_page(layout, layout.sticker_mm, dpi)],
+    }
+    written = []
+    for name, pages in documents.items():
+        written.append(_save_pdf(out_dir / f"{name}.pdf", pages, dpi))
+        for number, page in enumerate(pages, start=1):
+            suffix = f"-{number}" if len(pages) > 1 else ""
+            path = out_dir / f"{name}{suffix}.png"
+            try:
+                page.save(path, dpi=(dpi, dpi))
+            except OSError as error:
+                raise MarkerOutputError(f"cannot write {path}: {error}") from None
+            written.append(path)
+    return written
+
+
+def _save_pdf(path: Path, pages: list[Image.Image], dpi: int) -> Path:
+    try:
+        pages[0].save(
+            path,
+            "PDF",
+            resolution=float(dpi),
+            save_all=True,
+            append_images=pages[1:],
+            title=f"Mandala Table Companion {path.stem}",
+        )
+    except OSError as error:
+        raise MarkerOutputError(f"cannot write {path}: {error}") from None
+    return path

@@ -1,0 +1,781 @@
+"""Render one camera frame of a Mandala table, with its ground truth.
+
+The pipeline, chosen for speed and for honest pixels:
+
+1. the mat (printed zones, mandalas, fiducials) is drawn once per layout and
+   scale into a texture at about the frame's pixels per millimetre, and
+   warped into the frame with the camera homography;
+2. each card (and foreign code) is drawn once into its own texture, its
+   sticker's modules painted with exact area coverage
+   (:mod:`companion.sim.paint`), and warped straight into the frame with the
+   composed card -> mat -> image homography, so every card is resampled once,
+   near 1:1, with anti-aliased edges; later cards cover earlier ones;
+3. a hand and its shadow, then the cloth's creases (a smooth displacement
+   field applied with one remap), light (gain, gradient, vignette, glare),
+   blur, sensor noise and JPEG.
+
+Truth is geometric: a sticker is visible when no later card, foreign code
+or the hand overlaps its square (quiet zone included) and the square lies in
+the frame. Glare, blur and noise do not change it; measuring what they cost
+is the benchmark's job.
+
+Rotation convention: ``rotation_deg`` turns a card counter-clockwise as the
+camera sees it. At 0 the sticker is at the card's top-left, at 90
+bottom-left, at 180 bottom-right, at 270 top-right.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.errors import CompanionError
+from companion.markers.codes import (
+    CARD_IDS,
+    color_name_of,
+    payload_for,
+    sticker_modules,
+    sticker_offset_mm,
+)
+from companion.sim.paint import paint_modules
+from companion.vision.layout import Layout, Point, Polygon, polygons_overlap
+
+Image = npt.NDArray[np.uint8]
+Matrix = npt.NDArray[np.float64]
+
+
+class SceneError(CompanionError, ValueError):
+    """A scene that cannot be rendered: bad option value, unknown card id."""
+
+
+# --------------------------------------------------------------------------- scene values
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    """A card on the table: its centre on the mat, rotation (CCW as seen), face up or down."""
+
+    card_id: str
+    center_mm: Point
+    rotation_deg: float = 0.0
+    face_up: bool = True
+
+    def to_mat(self, offset_mm: Point) -> Point:
+        """Mat position of a point given relative to the upright card's centre."""
+        return _rotate_translate(offset_mm, self.rotation_deg, self.center_mm)
+
+    def corners_mm(self, card_mm: Point) -> Polygon:
+        """The card's outline on the mat."""
+        half_w, half_h = card_mm[0] / 2, card_mm[1] / 2
+        return _square_at(self, (0.0, 0.0), (half_w, half_h))
+
+    def sticker_center_mm(self, card_mm: Point, sticker_mm: float) -> Point:
+        """Where this card's sticker centre lies on the mat."""
+        return self.to_mat(sticker_offset_mm(card_mm, sticker_mm))
+
+    def sticker_corners_mm(self, card_mm: Point, sticker_mm: float) -> Polygon:
+        """The sticker's square (quiet zone included) on the mat."""
+        half = sticker_mm / 2
+        return _square_at(self, sticker_offset_mm(card_mm, sticker_mm), (half, half))
+
+
+@dataclass(frozen=True)
+class ForeignCode:
+    """A QR code that is not ours (a stranger's slip, ``MDL-Z99``, binary junk) lying on the mat."""
+
+    payload: str
+    center_mm: Point
+    size_mm: float = 16.0
+    """Side of the white slip; the code with its quiet zone fills it."""
+    rotation_deg: float = 0.0
+
+    def corners_mm(self) -> Polygon:
+        half = self.size_mm / 2
+        placed = PlacedCard("", self.center_mm, self.rotation_deg)
+        return _square_at(placed, (0.0, 0.0), (half, half))
+
+
+@dataclass(frozen=True)
+class SceneOptions:
+    """Camera, light and disturbances of one frame. The defaults are a clean, straight-down view."""
+
+    resolution: tuple[int, int] = (4608, 2592)
+    """Frame (width, height) in pixels."""
+    sticker_mm: float | None = None
+    """Printed sticker side; None takes the layout's."""
+    hfov_deg: float = 66.0
+    """Horizontal field of view (Camera Module 3 standard lens: 66)."""
+    fill: float = 0.9
+    """Fraction of the frame the untilted mat fills along its tighter dimension."""
+    tilt_deg: float = 0.0
+    """Camera tilt away from straight down (perspective)."""
+    tilt_axis_deg: float = 0.0
+    """Direction of the tilt axis in the mat plane (0: the mat's x axis)."""
+    roll_deg: float = 0.0
+    """Rotation of the mat in the frame."""
+    shift_px: tuple[float, float] = (0.0, 0.0)
+    """Where the mat centre sits relative to the frame centre."""
+    light_gain: float = 1.0
+    """Overall exposure, 0.5 (dim) .. 1.5 (bright, whites clip)."""
+    gradient: float = 0.0
+    """Light falling off across the table: relative gain difference edge to edge (0..1)."""
+    vignette: float = 0.0
+    """Relative darkening in the frame corners (0..1)."""
+    blur_sigma: float = 0.0
+    """Gaussian defocus blur, pixels."""
+    noise_sigma: float = 0.0
+    """Gaussian sensor noise, grey levels."""
+    jpeg_quality: int | None = None
+    """JPEG round trip at this quality (None: none)."""
+    glare: float = 0.0
+    """Strength of a specular glare spot (0..1), somewhere on the mat (from the seed)."""
+    hand: tuple[Point, ...] | None = None
+    """Polygon in mat millimetres of a hand/arm over the table (see :func:`arm_polygon`)."""
+    crease: float = 0.0
+    """Largest displacement in mm of the creased cloth from where the mat's plane puts it."""
+    foreign_codes: tuple[ForeignCode, ...] = ()
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        width, height = self.resolution
+        checks = (
+            (width >= 16 and height >= 16, f"resolution {self.resolution} too small"),
+            (self.sticker_mm is None or self.sticker_mm > 0, "sticker_mm must be positive"),
+            (0 < self.hfov_deg < 170, f"hfov_deg {self.hfov_deg} out of range"),
+            (0 < self.fill <= 2, f"fill {self.fill} out of range"),
+            (0 <= self.tilt_deg < 60, f"tilt_deg {self.tilt_deg} out of 0..60"),
+            (self.light_gain > 0, "light_gain must be positive"),
+            (0 <= self.gradient <= 1 and 0 <= self.vignette <= 1, "gradient/vignette out of 0..1"),
+            (self.blur_sigma >= 0 and self.noise_sigma >= 0, "blur/noise sigma must be >= 0"),
+            (self.jpeg_quality is None or 1 <= self.jpeg_quality <= 100, "jpeg_quality out of 1..100"),
+            (0 <= self.glare <= 1, f"glare {self.glare} out of 0..1"),
+            (self.crease >= 0, "crease must be >= 0"),
+            (self.hand is None or len(self.hand) >= 3, "hand polygon needs at least 3 points"),
+        )
+        for ok, message in checks:
+            if not ok:
+                raise SceneError(f"scene options: {message}")
+
+
+@dataclass(frozen=True)
+class StickerTruth:
+    """What a perfect reader would report for one card on the table."""
+
+    card_id: str
+    zone: str | None
+    """The zone containing the sticker centre (None: outside every zone)."""
+    center_mm: Point
+    """Sticker centre on the mat, in the mat's own (cloth) coordinates."""
+    visible: bool
+    """Face up, fully unoccluded by later cards, codes or the hand, and inside the frame."""
+    center_px: Point = (math.nan, math.nan)
+    """Sticker centre in the frame (pixel centres at integers), crease included."""
+    face_up: bool = True
+
+
+@dataclass(frozen=True)
+class RenderedScene:
+    image: Image
+    """BGR uint8 frame."""
+    truth: tuple[StickerTruth, ...]
+    """One entry per placed card, in drawing order."""
+    mat_to_image: Matrix
+    """3x3 homography from mat mm to frame pixels (nominal: before the crease)."""
+    px_per_mm: float = field(default=0.0)
+    """Nominal scale at the mat centre."""
+
+    def visible_truth(self) -> tuple[StickerTruth, ...]:
+        return tuple(t for t in self.truth if t.visible)
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def render_table(layout: Layout, cards: Sequence[PlacedCard], options: SceneOptions = SceneOptions()) -> RenderedScene:
+    """Render the table as the camera sees it; cards are drawn in order, later on top."""
+    for card in cards:
+        if card.card_id not in _CARD_ID_SET:
+            raise SceneError(f"scene: unknown card id {card.card_id!r}")
+    sticker_mm = options.sticker_mm or layout.sticker_mm
+    homography = camera_homography(layout.size_mm, options)
+    texture_scale = _texture_scale(homography, layout.size_mm)
+    width, height = options.resolution
+
+    image = _warp_mat(layout, homography, texture_scale, (width, height))
+    for card in cards:
+        texture = _card_texture(card.card_id, card.face_up, layout.card_mm, sticker_mm, texture_scale)
+        _composite(image, texture, homography, card.center_mm, card.rotation_deg, layout.card_mm)
+    for code in options.foreign_codes:
+        texture = _slip_texture(code.payload, code.size_mm, texture_scale)
+        _composite(image, texture, homography, code.center_mm, code.rotation_deg, (code.size_mm, code.size_mm))
+    if options.hand is not None:
+        _draw_hand(image, homography, options.hand)
+    displacement = _crease_field(layout.size_mm, options.crease, options.seed)
+    if displacement is not None:
+        image = _apply_crease(image, homography, displacement)
+    image = _photometric(image, homography, layout.size_mm, options)
+
+    truth = _truth(layout, cards, options, sticker_mm, homography, displacement)
+    return RenderedScene(image, truth, homography, _scale_at(homography, _center(layout.size_mm)))
+
+
+def camera_homography(size_mm: Point, options: SceneOptions = SceneOptions()) -> Matrix:
+    """Mat mm -> frame pixels for a pinhole camera above the mat centre, tilted and rolled."""
+    width, height = options.resolution
+    focal = (width / 2) / math.tan(math.radians(options.hfov_deg) / 2)
+    intrinsics = np.array(
+        [
+            [focal, 0.0, (width - 1) / 2 + options.shift_px[0]],
+            [0.0, focal, (height - 1) / 2 + options.shift_px[1]],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+    mat_w, mat_h = size_mm
+    distance = focal * max(mat_w / (options.fill * width), mat_h / (options.fill * height))
+    axis_angle = math.radians(options.tilt_axis_deg)
+    tilt = _axis_rotation((math.cos(axis_angle), math.sin(axis_angle), 0.0), options.tilt_deg)
+    rotation = _axis_rotation((0.0, 0.0, 1.0), options.roll_deg) @ tilt
+    extrinsic = np.column_stack([rotation[:, 0], rotation[:, 1], [0.0, 0.0, distance]])
+    # Mat mm (edge convention, origin at the top-left corner) -> mat-centred coordinates.
+    centre = np.array([[1.0, 0.0, -mat_w / 2], [0.0, 1.0, -mat_h / 2], [0.0, 0.0, 1.0]])
+    homography = intrinsics @ extrinsic @ centre
+    return homography / homography[2, 2]
+
+
+def project(homography: Matrix, points_mm: Sequence[Point] | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Apply a homography to mat points; returns an (n, 2) array of pixels."""
+    points = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(points, homography).reshape(-1, 2)
+
+
+def arm_polygon(start_mm: Point, tip_mm: Point, width_mm: float = 85.0) -> tuple[Point, ...]:
+    """A hand-and-forearm outline: a capsule from ``start_mm`` (off the mat edge) to ``tip_mm``."""
+    (x0, y0), (x1, y1) = start_mm, tip_mm
+    angle = math.atan2(y1 - y0, x1 - x0)
+    radius = width_mm / 2
+    points: list[Point] = []
+    for end, (cx, cy) in ((1, (x1, y1)), (-1, (x0, y0))):
+        base = angle - math.pi / 2 if end == 1 else angle + math.pi / 2
+        for step in range(13):
+            theta = base + math.pi * step / 12
+            points.append((cx + radius * math.cos(theta), cy + radius * math.sin(theta)))
+    return tuple(points)
+
+
+def random_table(
+    layout: Layout, rng: np.random.Generator, n_cards: int = 60, *, endgame: bool = False
+) -> list[PlacedCard]:
+    """A plausible random table; see :func:`companion.sim.tables.random_table`."""
+    from companion.sim.tables import random_table as make_table  # tables builds on this module
+
+    return make_table(layout, rng, n_cards, endgame=endgame)
+
+
+# --------------------------------------------------------------------------- geometry helpers
+
+
+def _rotate_translate(offset: Point, rotation_deg: float, centre: Point) -> Point:
+    angle = math.radians(rotation_deg)
+    cos, sin = math.cos(angle), math.sin(angle)
+    u, v = offset
+    # Counter-clockwise as seen by a camera whose image has y pointing down.
+    return (centre[0] + u * cos + v * sin, centre[1] - u * sin + v * cos)
+
+
+def _square_at(card: PlacedCard, offset: Point, half: Point) -> Polygon:
+    ox, oy = offset
+    hx, hy = half
+    corners = ((ox - hx, oy - hy), (ox + hx, oy - hy), (ox + hx, oy + hy), (ox - hx, oy + hy))
+    return tuple(card.to_mat(corner) for corner in corners)
+
+
+def _card_to_mat(center_mm: Point, rotation_deg: float, size_mm: Point) -> Matrix:
+    """Affine (3x3) from upright-card mm (origin at its top-left) to mat mm."""
+    angle = math.radians(rotation_deg)
+    cos, sin = math.cos(angle), math.sin(angle)
+    to_centre = np.array([[1.0, 0.0, -size_mm[0] / 2], [0.0, 1.0, -size_mm[1] / 2], [0, 0, 1]])
+    rotate = np.array([[cos, sin, center_mm[0]], [-sin, cos, center_mm[1]], [0, 0, 1]])
+    return rotate @ to_centre
+
+
+def _axis_rotation(axis: tuple[float, float, float], degrees: float) -> Matrix:
+    vector = np.asarray(axis, dtype=np.float64) * math.radians(degrees)
+    rotation, _ = cv2.Rodrigues(vector)
+    return np.asarray(rotation, dtype=np.float64)
+
+
+def _center(size_mm: Point) -> Point:
+    return (size_mm[0] / 2, size_mm[1] / 2)
+
+
+def _scale_at(homography: Matrix, point: Point) -> float:
+    """Largest stretch (px per mm) of the homography around a mat point."""
+    x, y = point
+    a, b, c = project(homography, [(x, y), (x + 1, y), (x, y + 1)])
+    return float(max(np.linalg.norm(b - a), np.linalg.norm(c - a)))
+
+
+def _texture_scale(homography: Matrix, size_mm: Point) -> float:
+    """Texture px/mm: the largest frame scale over the mat, rounded up to a 1/4 px step
+    so textures cache across frames of similar framing."""
+    width, height = size_mm
+    samples = [(x * width, y * height) for x in (0.0, 0.5, 1.0) for y in (0.0, 0.5, 1.0)]
+    largest = max(_scale_at(homography, point) for point in samples)
+    return max(1.0, math.ceil(largest * 4) / 4)
+
+
+# Pixel-centre convention: a texture made at `scale` px/mm has its pixel (i, j)
+# centred at mm ((i + 0.5) / scale, (j + 0.5) / scale).
+def _texture_to_mm(scale: float) -> Matrix:
+    return np.array([[1 / scale, 0.0, 0.5 / scale], [0.0, 1 / scale, 0.5 / scale], [0, 0, 1]])
+
+
+# --------------------------------------------------------------------------- the mat
+
+_TABLE_BGR = (38, 52, 72)  # dark wood around the mat
+_LINEN_BGR = (178, 196, 208)
+_INK_BGR = (96, 110, 128)
+
+
+def _warp_mat(layout: Layout, homography: Matrix, scale: float, size: tuple[int, int]) -> Image:
+    texture = _mat_texture(layout, scale)
+    warp = homography @ _texture_to_mm(scale)
+    return cv2.warpPerspective(
+        texture, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=_TABLE_BGR
+    )
+
+
+@lru_cache(maxsize=4)
+def _mat_texture(layout: Layout, scale: float) -> Image:
+    """The printed cloth at ``scale`` px/mm: linen, mandalas, zone lines, labels, fiducials."""
+    width, height = round(layout.size_mm[0] * scale), round(layout.size_mm[1] * scale)
+    texture = _linen((height, width), scale)
+    thickness = max(1, round(0.8 * scale))
+    for mandala in ("m1", "m2"):
+        _draw_mandala(texture, layout, mandala, scale, thickness)
+    for name, polygon in layout.zones.items():
+        points = np.round(np.asarray(polygon) * scale * 16).astype(np.int32)
+        cv2.polylines(texture, [points], True, _INK_BGR, thickness, cv2.LINE_AA, shift=4)
+        _label(texture, name, layout.zone_center(name), polygon, scale)
+    for fiducial in layout.fiducials:
+        _paint_fiducial(texture, fiducial.id, fiducial.center_mm, fiducial.size_mm, scale)
+    texture.setflags(write=False)
+    return texture
+
+
+def _linen(shape: tuple[int, int], scale: float) -> Image:
+    """Off-white cloth: soft blotches plus a fine weave, cheap to make at any size."""
+    height, width = shape
+    rng = np.random.default_rng(7)  # the cloth is the same cloth in every frame
+    blotches = cv2.resize(
+        rng.normal(0, 6, (max(2, height // 60), max(2, width // 60))).astype(np.float32),
+        (width, height),
+        interpolation=cv2.INTER_CUBIC,
+    )
+    weave_period = max(2, round(0.6 * scale))
+    rows = (np.arange(height) // weave_period % 2).astype(np.float32)[:, None]
+    cols = (np.arange(width) // weave_period % 2).astype(np.float32)[None, :]
+    shade = blotches + 3.0 * (rows + cols - 1.0)
+    base = np.asarray(_LINEN_BGR, dtype=np.float32)
+    return np.clip(base + shade[..., None], 0, 255).astype(np.uint8)
+
+
+def _draw_mandala(texture: Image, layout: Layout, mandala: str, scale: float, thickness: int) -> None:
+    """The printed circle of a mandala, spanning its fields and mountain band."""
+    zones = [layout.zones[name] for name in (f"{mandala}.field.p2", f"{mandala}.field.p1") if name in layout.zones]
+    if not zones:
+        return
+    xs = [x for polygon in zones for x, _ in polygon]
+    ys = [y for polygon in zones for _, y in polygon]
+    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+    radius = min(max(xs) - min(xs), max(ys) - min(ys)) / 2 - 4
+    cx, cy = round(centre[0] * scale * 16), round(centre[1] * scale * 16)
+    for fraction, tint in ((1.0, (150, 170, 196)), (0.8, (165, 182, 204)), (0.45, (150, 170, 196))):
+        cv2.circle(texture, (cx, cy), round(radius * fraction * scale * 16), tint, thickness, cv2.LINE_AA, shift=4)
+
+
+def _label(texture: Image, name: str, centre: Point, polygon: Polygon, scale: float) -> None:
+    """A small printed label in the zone's bottom-left corner, like a printed mat would have."""
+    text = name.split(".")[-1] if name.split(".")[-1].isdigit() else name
+    x = min(px for px, _ in polygon) + 3
+    y = max(py for _, py in polygon) - 3
+    font_scale = 0.09 * scale
+    cv2.putText(
+        texture,
+        text,
+        (round(x * scale), round(y * scale)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        font_scale,
+        _INK_BGR,
+        max(1, round(0.3 * scale)),
+        cv2.LINE_AA,
+    )
+    del centre
+
+
+def _paint_fiducial(texture: Image, fiducial_id: int, centre: Point, size_mm: float, scale: float) -> None:
+    """An ArUco marker of side ``size_mm`` on a white margin of one cell, as printed."""
+    from companion.markers.codes import FIDUCIAL_CELLS, FIDUCIAL_QUIET_CELLS, fiducial_cells
+
+    cells = np.pad(fiducial_cells(fiducial_id), FIDUCIAL_QUIET_CELLS, constant_values=False)
+    cell_mm = size_mm / FIDUCIAL_CELLS
+    side_mm = cell_mm * cells.shape[0]
+    origin = ((centre[0] - side_mm / 2) * scale, (centre[1] - side_mm / 2) * scale)
+    paint_modules(texture, cells, origin, cell_mm * scale, dark=(20, 20, 20), light=(236, 238, 240))
+
+
+# --------------------------------------------------------------------------- cards and codes
+
+_PAD_PX = 2  # transparent border so warped edges are anti-aliased
+_CARD_BGR = {
+    "red": (46, 40, 196),
+    "orange": (34, 120, 232),
+    "yellow": (52, 200, 236),
+    "green": (70, 150, 60),
+    "purple": (140, 62, 124),
+    "black": (44, 38, 36),
+}
+_BACK_BGR = (120, 84, 52)
+_PAPER_BGR = (242, 244, 245)
+_PRINT_BLACK_BGR = (28, 26, 26)
+_CARD_ID_SET = frozenset(CARD_IDS)
+
+
+@dataclass(frozen=True)
+class _Texture:
+    """A premultiplied BGRA texture and its px/mm along x and y (exact for its pixel size)."""
+
+    bgra: Image
+    scale_xy: tuple[float, float]
+
+
+@lru_cache(maxsize=512)
+def _card_texture(card_id: str, face_up: bool, card_mm: Point, sticker_mm: float, scale: float) -> _Texture:
+    width, height = round(card_mm[0] * scale), round(card_mm[1] * scale)
+    scale_xy = (width / card_mm[0], height / card_mm[1])
+    color = _CARD_BGR[color_name_of(card_id)] if face_up else _BACK_BGR
+    face = np.empty((height, width, 3), np.uint8)
+    face[...] = color
+    _draw_card_art(face, color, face_up)
+    if face_up:
+        paper = sticker_offset_mm(card_mm, sticker_mm)
+        left_mm = card_mm[0] / 2 + paper[0] - sticker_mm / 2
+        top_mm = card_mm[1] / 2 + paper[1] - sticker_mm / 2
+        modules = sticker_modules(payload_for(card_id))
+        module_mm = sticker_mm / modules.shape[0]
+        paint_modules(
+            face,
+            modules,
+            (left_mm * scale_xy[0], top_mm * scale_xy[1]),
+            module_mm * scale_xy[0],
+            dark=_PRINT_BLACK_BGR,
+            light=_PAPER_BGR,
+        )
+    corner_px = 3.0 * scale_xy[0]
+    return _Texture(_premultiplied(face, corner_px), scale_xy)
+
+
+@lru_cache(maxsize=64)
+def _slip_texture(payload: str, size_mm: float, scale: float) -> _Texture:
+    side = round(size_mm * scale)
+    slip = np.empty((side, side, 3), np.uint8)
+    slip[...] = _PAPER_BGR
+    modules = sticker_modules(payload)
+    paint_modules(slip, modules, (0.0, 0.0), side / modules.shape[0], dark=_PRINT_BLACK_BGR, light=_PAPER_BGR)
+    return _Texture(_premultiplied(slip, 0.0), (side / size_mm, side / size_mm))
+
+
+def _draw_card_art(face: Image, color: tuple[int, int, int], face_up: bool) -> None:
+    """A simple mandala motif: rings and petals in lighter and darker shades of the card color."""
+    height, width = face.shape[:2]
+    lighter = tuple(min(255, c + 50) for c in color)
+    darker = tuple(max(0, c - 40) for c in color)
+    centre = (width * 8, height * 8)  # shift=4 sub-pixel units
+    unit = width / 70 * 16
+    thickness = max(1, round(width / 140))
+    for radius_mm, tint in ((28, lighter), (20, darker), (9, lighter)):
+        cv2.circle(face, centre, round(radius_mm * unit), tint, thickness * 2, cv2.LINE_AA, shift=4)
+    for petal in range(8 if face_up else 12):
+        angle = petal * (45 if face_up else 30)
+        cv2.ellipse(
+            face, centre, (round(16 * unit), round(5 * unit)), angle, 0, 360, lighter, thickness, cv2.LINE_AA, shift=4
+        )
+    border = max(1, round(width / 35))
+    cv2.rectangle(face, (0, 0), (width - 1, height - 1), lighter, border)
+
+
+def _premultiplied(face: Image, corner_px: float) -> Image:
+    """BGRA with rounded corners and a transparent pad, colour premultiplied by alpha."""
+    height, width = face.shape[:2]
+    alpha = np.zeros((height + 2 * _PAD_PX, width + 2 * _PAD_PX), np.uint8)
+    radius = max(0, round(corner_px))
+    inner = (_PAD_PX + radius, _PAD_PX + radius, _PAD_PX + width - 1 - radius, _PAD_PX + height - 1 - radius)
+    cv2.rectangle(alpha, (inner[0], _PAD_PX), (inner[2], _PAD_PX + height - 1), 255, cv2.FILLED)
+    cv2.rectangle(alpha, (_PAD_PX, inner[1]), (_PAD_PX + width - 1, inner[3]), 255, cv2.FILLED)
+    if radius:
+        for cx, cy in ((inner[0], inner[1]), (inner[2], inner[1]), (inner[0], inner[3]), (inner[2], inner[3])):
+            cv2.circle(alpha, (cx, cy), radius, 255, cv2.FILLED, cv2.LINE_AA)
+    bgra = np.zeros((height + 2 * _PAD_PX, width + 2 * _PAD_PX, 4), np.uint8)
+    bgra[_PAD_PX:-_PAD_PX, _PAD_PX:-_PAD_PX, :3] = face
+    bgra[..., :3] = (bgra[..., :3].astype(np.uint16) * alpha[..., None] // 255).astype(np.uint8)
+    bgra[..., 3] = alpha
+    bgra.setflags(write=False)
+    return bgra
+
+
+def _composite(
+    image: Image, texture: _Texture, homography: Matrix, centre: Point, rotation_deg: float, size_mm: Point
+) -> None:
+    """Warp a premultiplied texture onto the frame (in place), only over its bounding box."""
+    sx, sy = texture.scale_xy
+    # texture px (centre convention, pad included) -> upright object mm (edge convention)
+    texture_to_object = np.array([[1 / sx, 0.0, (0.5 - _PAD_PX) / sx], [0.0, 1 / sy, (0.5 - _PAD_PX) / sy], [0, 0, 1]])
+    warp = homography @ _card_to_mat(centre, rotation_deg, size_mm) @ texture_to_object
+    tex_h, tex_w = texture.bgra.shape[:2]
+    corners = cv2.perspectiveTransform(
+        np.array(
+            [[[-0.5, -0.5]], [[tex_w - 0.5, -0.5]], [[tex_w - 0.5, tex_h - 0.5]], [[-0.5, tex_h - 0.5]]],
+            dtype=np.float64,
+        ),
+        warp,
+    ).reshape(-1, 2)
+    left, top = np.floor(corners.min(axis=0)).astype(int)
+    right, bottom = np.ceil(corners.max(axis=0)).astype(int) + 1
+    left, top = max(left, 0), max(top, 0)
+    right, bottom = min(right, image.shape[1]), min(bottom, image.shape[0])
+    if right <= left or bottom <= top:
+        return
+    shift = np.array([[1.0, 0.0, -left], [0.0, 1.0, -top], [0.0, 0.0, 1.0]])
+    warped = cv2.warpPerspective(
+        texture.bgra,
+        shift @ warp,
+        (right - left, bottom - top),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+    region = image[top:bottom, left:right]
+    keep = cv2.cvtColor(255 - warped[..., 3], cv2.COLOR_GRAY2BGR)
+    region[...] = cv2.add(cv2.multiply(region, keep, scale=1 / 255), warped[..., :3])
+
+
+# --------------------------------------------------------------------------- hand, crease, light
+
+_SKIN_BGR = (112, 146, 196)
+
+
+def _draw_hand(image: Image, homography: Matrix, polygon_mm: Sequence[Point]) -> None:
+    """A skin-coloured hand/arm with a soft shadow cast toward the bottom right.
+
+    Works only inside the bounding box of hand and shadow, and blurs the
+    shadow at quarter resolution: a whole-frame blur of that size costs a second.
+    """
+    outline = project(homography, polygon_mm)
+    scale = _scale_at(homography, tuple(np.mean(np.asarray(polygon_mm), axis=0)))
+    shadow_outline = outline + np.array([10.0, 14.0]) * scale
+    blur_px = 8 * scale
+    both = np.vstack([outline, shadow_outline])
+    left, top = np.floor(both.min(axis=0) - 3 * blur_px).astype(int)
+    right, bottom = np.ceil(both.max(axis=0) + 3 * blur_px).astype(int)
+    left, top = max(left, 0), max(top, 0)
+    right, bottom = min(right, image.shape[1]), min(bottom, image.shape[0])
+    if right <= left or bottom <= top:
+        return
+    region = image[top:bottom, left:right]
+    size = (right - left, bottom - top)
+    origin = np.array([left, top], dtype=np.float64)
+    small = (max(1, size[0] // 4), max(1, size[1] // 4))
+    shadow_small = _polygon_mask((small[1], small[0]), (shadow_outline - origin) / 4, blur_px / 4)
+    shadow = cv2.resize(shadow_small, size, interpolation=cv2.INTER_LINEAR)
+    hand = _polygon_mask((size[1], size[0]), outline - origin, 0.0) / 255.0
+    shade = np.linspace(1.08, 0.85, size[1], dtype=np.float32)[:, None, None]
+    skin = np.asarray(_SKIN_BGR, np.float32) * shade
+    darkened = region * (1.0 - 0.45 * shadow[..., None] / 255.0)
+    mixed = darkened * (1.0 - hand[..., None]) + skin * hand[..., None]
+    region[...] = np.clip(mixed + 0.5, 0, 255).astype(np.uint8)
+
+
+def _polygon_mask(shape: tuple[int, int], outline: npt.NDArray[np.float64], blur_px: float) -> npt.NDArray[np.float32]:
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(outline * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    if blur_px > 0:
+        mask = cv2.GaussianBlur(mask, (0, 0), blur_px)
+    return mask.astype(np.float32)
+
+
+@dataclass(frozen=True)
+class _Crease:
+    """Smooth displacement of the cloth: a few soft bumps plus the two fold lines."""
+
+    bumps: tuple[tuple[float, float, float, float, float], ...]  # x, y, sigma, dx, dy (mm)
+    folds: tuple[float, float, float, float]  # fold x, fold y, shift across x fold, across y fold
+    width_mm: float = 12.0
+
+    def at(
+        self, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        dx = np.zeros_like(x)
+        dy = np.zeros_like(y)
+        for bx, by, sigma, ax, ay in self.bumps:
+            weight = np.exp(-((x - bx) ** 2 + (y - by) ** 2) / (2 * sigma**2))
+            dx += ax * weight
+            dy += ay * weight
+        fold_x, fold_y, shift_x, shift_y = self.folds
+        dx += shift_x * np.tanh((x - fold_x) / self.width_mm)
+        dy += shift_y * np.tanh((y - fold_y) / self.width_mm)
+        return dx, dy
+
+
+def _crease_field(size_mm: Point, amplitude_mm: float, seed: int) -> _Crease | None:
+    if amplitude_mm <= 0:
+        return None
+    rng = np.random.default_rng(seed + 1_000_003)
+    width, height = size_mm
+    bumps = tuple(
+        (
+            float(rng.uniform(0, width)),
+            float(rng.uniform(0, height)),
+            float(rng.uniform(50, 140)),
+            float(rng.normal()),
+            float(rng.normal()),
+        )
+        for _ in range(5)
+    )
+    raw = _Crease(bumps, (width / 2, height / 2, float(rng.uniform(0.3, 0.6)), float(rng.uniform(0.3, 0.6))))
+    xs, ys = np.meshgrid(np.linspace(0, width, 71), np.linspace(0, height, 41))
+    dx, dy = raw.at(xs, ys)
+    factor = amplitude_mm / max(float(np.max(np.hypot(dx, dy))), 1e-9)
+    return _Crease(
+        tuple((bx, by, s, ax * factor, ay * factor) for bx, by, s, ax, ay in bumps),
+        (raw.folds[0], raw.folds[1], raw.folds[2] * factor, raw.folds[3] * factor),
+    )
+
+
+def _apply_crease(image: Image, homography: Matrix, crease: _Crease) -> Image:
+    """Move the cloth: a mat point m shows at H(m + D(m)); sample the flat render at H(m)."""
+    height, width = image.shape[:2]
+    columns, rows = math.ceil(width / 16), math.ceil(height / 16)
+    # Coarse grid at the positions cv2.resize maps back onto pixel centres exactly.
+    qx = (np.arange(columns) + 0.5) * width / columns - 0.5
+    qy = (np.arange(rows) + 0.5) * height / rows - 0.5
+    grid = np.stack(np.meshgrid(qx, qy), axis=-1).reshape(-1, 1, 2)
+    mat = cv2.perspectiveTransform(grid, np.linalg.inv(homography)).reshape(-1, 2)
+    estimate = mat.copy()
+    for _ in range(3):  # solve m + D(m) = mat by fixed-point iteration (D is small and smooth)
+        dx, dy = crease.at(estimate[:, 0], estimate[:, 1])
+        estimate = mat - np.stack([dx, dy], axis=1)
+    source = project(homography, estimate).astype(np.float32)
+    map_x = cv2.resize(source[:, 0].reshape(rows, columns), (width, height), interpolation=cv2.INTER_LINEAR)
+    map_y = cv2.resize(source[:, 1].reshape(rows, columns), (width, height), interpolation=cv2.INTER_LINEAR)
+    fixed_x, fixed_y = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+    return cv2.remap(image, fixed_x, fixed_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _photometric(image: Image, homography: Matrix, size_mm: Point, options: SceneOptions) -> Image:
+    rng = np.random.default_rng(options.seed)
+    height, width = image.shape[:2]
+    gain = _gain_map((width, height), options, rng)
+    if gain is not None:
+        image = cv2.multiply(image, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1 / 128)
+    if options.glare > 0:
+        image = cv2.add(image, _glare_map(image.shape[:2], homography, size_mm, options.glare, rng))
+    if options.blur_sigma > 0:
+        image = cv2.GaussianBlur(image, (0, 0), options.blur_sigma)
+    if options.noise_sigma > 0:
+        noise = np.empty(image.shape, np.int16)
+        cv2.setRNGSeed(options.seed)
+        sigma = options.noise_sigma
+        cv2.randn(noise, (0.0, 0.0, 0.0), (sigma, sigma, sigma))  # a scalar would only fill channel 0
+        image = cv2.add(image, noise, dtype=cv2.CV_8U)
+    if options.jpeg_quality is not None:
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, options.jpeg_quality])
+        if not ok:
+            raise SceneError("scene: JPEG encoding failed")
+        image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    return image
+
+
+def _gain_map(size: tuple[int, int], options: SceneOptions, rng: np.random.Generator) -> Image | None:
+    """Per-pixel gain x128 (uint8) from exposure, a linear gradient and vignetting; None if flat."""
+    if options.light_gain == 1.0 and options.gradient == 0 and options.vignette == 0:
+        return None
+    width, height = size
+    small_w, small_h = max(2, width // 16), max(2, height // 16)
+    xs, ys = np.meshgrid(np.linspace(-1, 1, small_w), np.linspace(-1, 1, small_h))
+    direction = rng.uniform(0, 2 * math.pi)
+    along = (xs * math.cos(direction) + ys * math.sin(direction)) / 2  # about -0.7..0.7
+    radius2 = (xs**2 + ys**2) / 2  # 1 in the corners
+    gain = options.light_gain * (1 + options.gradient * along) * (1 - options.vignette * radius2)
+    small = np.clip(gain * 128, 0, 255).astype(np.float32)
+    return np.clip(cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR) + 0.5, 0, 255).astype(np.uint8)
+
+
+def _glare_map(
+    shape: tuple[int, int], homography: Matrix, size_mm: Point, strength: float, rng: np.random.Generator
+) -> Image:
+    """A soft, slightly elongated specular spot somewhere over the mat."""
+    height, width = shape
+    spot = project(homography, [(rng.uniform(0.2, 0.8) * size_mm[0], rng.uniform(0.2, 0.8) * size_mm[1])])[0]
+    radius = rng.uniform(40, 90) * _scale_at(homography, _center(size_mm))
+    small_w, small_h = max(2, width // 8), max(2, height // 8)
+    xs, ys = np.meshgrid((np.arange(small_w) + 0.5) * 8, (np.arange(small_h) + 0.5) * 8)
+    blob = np.exp(-(((xs - spot[0]) / (1.6 * radius)) ** 2 + ((ys - spot[1]) / radius) ** 2))
+    small = (blob * 230 * strength).astype(np.float32)
+    full = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR).astype(np.uint8)
+    return cv2.cvtColor(full, cv2.COLOR_GRAY2BGR)
+
+
+# --------------------------------------------------------------------------- ground truth
+
+
+def _truth(
+    layout: Layout,
+    cards: Sequence[PlacedCard],
+    options: SceneOptions,
+    sticker_mm: float,
+    homography: Matrix,
+    crease: _Crease | None,
+) -> tuple[StickerTruth, ...]:
+    width, height = options.resolution
+    card_outlines = [card.corners_mm(layout.card_mm) for card in cards]
+    foreign = [code.corners_mm() for code in options.foreign_codes]
+    reach = math.hypot(*layout.card_mm) / 2 + sticker_mm
+    truths = []
+    for index, card in enumerate(cards):
+        sticker = card.sticker_corners_mm(layout.card_mm, sticker_mm)
+        centre = card.sticker_center_mm(layout.card_mm, sticker_mm)
+        in_frame_px = _to_frame(homography, crease, [*sticker, centre])
+        covered = (
+            any(
+                math.dist(centre, later.center_mm) < reach and polygons_overlap(sticker, card_outlines[other])
+                for other, later in enumerate(cards[index + 1 :], start=index + 1)
+            )
+            or any(polygons_overlap(sticker, slip) for slip in foreign)
+            or (options.hand is not None and polygons_overlap(sticker, tuple(options.hand)))
+        )
+        inside = bool(np.all((in_frame_px[:4] >= -0.5) & (in_frame_px[:4] <= [width - 0.5, height - 0.5])))
+        truths.append(
+            StickerTruth(
+                card.card_id,
+                layout.zone_at(centre),
+                centre,
+                visible=card.face_up and inside and not covered,
+                center_px=(float(in_frame_px[4, 0]), float(in_frame_px[4, 1])),
+                face_up=card.face_up,
+            )
+        )
+    return tuple(truths)
+
+
+def _to_frame(homography: Matrix, crease: _Crease | None, points_mm: Sequence[Point]) -> npt.NDArray[np.float64]:
+    points = np.asarray(points_mm, dtype=np.float64)
+    if crease is not None:
+        dx, dy = crease.at(points[:, 0], points[:, 1])
+        points = points + np.stack([dx, dy], axis=1)
+    return project(homography, points)

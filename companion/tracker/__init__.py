@@ -1,0 +1,1 @@
+"""From camera observations to game events, warnings and the display model."""

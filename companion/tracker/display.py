@@ -1,0 +1,198 @@
+"""The display model: everything the OLED may show, as one small immutable value.
+
+The tracker produces a :class:`DisplayModel` after every change of the game or
+of the hardware status; the ui draws it and never looks anywhere else. Values
+are plain strings and ints (players ``"p1"``/``"p2"``, colors as the rulebook's
+letters ``R O Y G P K``) so ``str(model)`` is one readable log line.
+
+>>> m = DisplayModel(phase="play", turn="p1", draw=2, deck=80,
+...                  players=(PlayerView(hand=6, score=3, unknown_cup=2, river="R"),
+...                           PlayerView(hand=7, score=0, unknown_cup=2)))
+>>> print(m)
+play turn=p1 draw=2 deck=80 p1[hand=6 score=3+2? river=R] p2[hand=7 score=0+2? river=-]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+from companion.errors import DisplayModelError
+
+Phase = Literal["setup", "play", "destruction", "discard-confirm", "over"]
+PlayerName = Literal["p1", "p2"]
+Winner = Literal["p1", "p2", "draw"]
+CameraStatus = Literal["ok", "lost"]
+BoardStatus = Literal["ok", "not-found"]
+
+COLOR_LETTERS = "ROYGPK"
+COLOR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "P": "purple", "K": "black"}
+PLAYERS: tuple[PlayerName, PlayerName] = ("p1", "p2")
+HAND_LIMIT = 8
+
+
+def _check_choice(name: str, value: object, kind: object) -> None:
+    if value not in get_args(kind):
+        raise DisplayModelError(f"display model: {name}={value!r} is not one of {get_args(kind)}")
+
+
+def _check_count(name: str, value: int, low: int = 0, high: int | None = None) -> None:
+    if value < low or (high is not None and value > high):
+        raise DisplayModelError(f"display model: {name}={value!r} is out of range")
+
+
+def _check_colors(name: str, colors: str, *, distinct: bool = True) -> None:
+    bad = [c for c in colors if c not in COLOR_LETTERS]
+    if bad or (distinct and len(set(colors)) != len(colors)):
+        raise DisplayModelError(f"display model: {name}={colors!r} is not a set of ROYGPK letters")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What the table shows of one player; hands and the two starting cup cards stay hidden."""
+
+    hand: int
+    score: int = 0
+    """Cup value of the cup cards seen so far (every claimed card is seen)."""
+    unknown_cup: int = 2
+    """Cup cards whose color is still unknown: the starting two, until the reveal."""
+    river: str = ""
+    """River colors in space order, e.g. ``"ROY"``: space 1 is red."""
+
+    def __post_init__(self) -> None:
+        _check_count("hand", self.hand, 0, HAND_LIMIT)
+        _check_count("score", self.score)
+        _check_count("unknown_cup", self.unknown_cup)
+        _check_colors("river", self.river)
+
+    def __str__(self) -> str:
+        river = self.river or "-"
+        return f"hand={self.hand} score={self.score}+{self.unknown_cup}? river={river}"
+
+
+@dataclass(frozen=True, slots=True)
+class Destruction:
+    """A mandala being destroyed: who claims a color now and which colors are left."""
+
+    mandala: Literal["m1", "m2"]
+    picker: PlayerName
+    colors_left: str
+
+    def __post_init__(self) -> None:
+        _check_choice("mandala", self.mandala, Literal["m1", "m2"])
+        _check_choice("picker", self.picker, PlayerName)
+        _check_colors("colors_left", self.colors_left)
+
+    def __str__(self) -> str:
+        return f"{self.mandala} picker={self.picker} left={self.colors_left or '-'}"
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardConfirm:
+    """The camera saw ``seen`` new discards but could not be sure of all: ask the player.
+
+    ``asked`` is the count the tracker proposes (at least ``seen``); the player
+    corrects it with the buttons and confirms.
+    """
+
+    player: PlayerName
+    seen: int
+    asked: int
+
+    def __post_init__(self) -> None:
+        _check_choice("player", self.player, PlayerName)
+        _check_count("seen", self.seen, 0, HAND_LIMIT)
+        _check_count("asked", self.asked, max(1, self.seen), HAND_LIMIT)
+
+    def __str__(self) -> str:
+        return f"{self.player} seen={self.seen} asked={self.asked}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """Final scores; ``tie_break`` is true when equal scores were decided by fewer cup cards."""
+
+    scores: tuple[int, int]
+    winner: Winner
+    tie_break: bool = False
+    cups: tuple[int, int] = (0, 0)
+    end_reason: Literal["deck", "river"] | None = None
+
+    def __post_init__(self) -> None:
+        _check_choice("winner", self.winner, Winner)
+        for score in (*self.scores, *self.cups):
+            _check_count("scores/cups", score)
+
+    def __str__(self) -> str:
+        tie = " tie-break" if self.tie_break else ""
+        return f"{self.scores[0]}-{self.scores[1]} winner={self.winner}{tie} cups={self.cups[0]}/{self.cups[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableWarning:
+    """An illegal move seen on the table.
+
+    ``reason`` is a reason code of interfaces.md section 4 (``"color-rule"``) or
+    a tracker extension; ``message`` says what is wrong, ``fix`` what to do.
+    """
+
+    reason: str
+    message: str
+    fix: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.message} / {self.fix}"
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayModel:
+    """Everything the screens may show; built by the tracker, drawn by the ui."""
+
+    phase: Phase
+    turn: PlayerName
+    draw: int | None = None
+    """What the active player must draw now (``2`` for "draw 2"), None when nothing."""
+    deck: int = 88
+    players: tuple[PlayerView, PlayerView] = field(
+        default=(PlayerView(hand=6), PlayerView(hand=6))
+    )
+    destruction: Destruction | None = None
+    discard: DiscardConfirm | None = None
+    over: GameOver | None = None
+    warnings: tuple[TableWarning, ...] = ()
+    camera: CameraStatus = "ok"
+    board: BoardStatus = "ok"
+    first_player: PlayerName = "p1"
+
+    def __post_init__(self) -> None:
+        _check_choice("phase", self.phase, Phase)
+        _check_choice("turn", self.turn, PlayerName)
+        _check_choice("camera", self.camera, CameraStatus)
+        _check_choice("board", self.board, BoardStatus)
+        _check_choice("first_player", self.first_player, PlayerName)
+        _check_count("deck", self.deck)
+        if self.draw is not None:
+            _check_count("draw", self.draw, 1, HAND_LIMIT)
+        self._check_phase_details()
+
+    def _check_phase_details(self) -> None:
+        # Each special phase needs its details; a missing one would draw an empty screen.
+        needs = {"destruction": self.destruction, "discard-confirm": self.discard, "over": self.over}
+        for phase, details in needs.items():
+            if self.phase == phase and details is None:
+                raise DisplayModelError(f"display model: phase={phase!r} needs its details")
+
+    def player(self, name: PlayerName) -> PlayerView:
+        return self.players[PLAYERS.index(name)]
+
+    def __str__(self) -> str:
+        parts = [self.phase, f"turn={self.turn}", f"draw={self.draw}", f"deck={self.deck}"]
+        parts += [f"{name}[{view}]" for name, view in zip(PLAYERS, self.players, strict=True)]
+        for label, detail in (("destruction", self.destruction), ("discard", self.discard),
+                              ("over", self.over)):
+            if detail is not None:
+                parts.append(f"{label}[{detail}]")
+        parts += [f"warning[{w}]" for w in self.warnings]
+        if self.camera != "ok" or self.board != "ok":
+            parts.append(f"camera={self.camera} board={self.board}")
+        return " ".join(parts)

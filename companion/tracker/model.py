@@ -1,0 +1,93 @@
+"""The display model the screens draw, built from the tracker's state."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+from companion.engine import Discard, Game, MountainPlay, Phase
+from companion.engine.cards import COLOR_LETTERS, colors_in
+from companion.engine.game import DECK
+from companion.tracker.display import (
+    PLAYERS,
+    Destruction,
+    DisplayModel,
+    GameOver,
+    PlayerName,
+    PlayerView,
+    TableWarning,
+    Winner,
+)
+from companion.tracker.tracker import Tracker
+
+MANDALA_NAMES: tuple[Literal["m1"], Literal["m2"]] = ("m1", "m2")
+END_REASONS: dict[str, Literal["deck", "river"]] = {"deck": "deck", "river": "river"}
+DRAW_SHOWN_S = 4.0
+"""How long "P1 DRAW 2" stays up after a play before the screen turns to the next player."""
+
+
+def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok: bool = True) -> DisplayModel:
+    game = tracker.game
+    first = PLAYERS[tracker.first_player]
+    base = DisplayModel(
+        phase="setup", turn=first, deck=108, first_player=first,
+        warnings=tuple(TableWarning(w.reason, w.message, w.fix) for w in tracker.warnings),
+        camera="ok" if camera_ok else "lost", board="ok" if board_ok else "not-found",
+    )
+    if game is None:
+        return base
+    base = replace(base, deck=game.size(DECK), players=(_player_view(game, 0), _player_view(game, 1)),
+                   turn=PLAYERS[game.turn])
+    if game.phase is Phase.OVER:
+        return replace(base, phase="over", over=_game_over(game))
+    if game.phase in (Phase.CLAIM, Phase.REFILL):
+        return replace(base, phase="destruction", destruction=_destruction(game))
+    drawer, draw = _recent_draw(tracker, now)
+    if draw:
+        return replace(base, phase="play", turn=drawer, draw=draw)
+    return replace(base, phase="play")
+
+
+def _destruction(game: Game) -> Destruction:
+    mandala = game.destroying
+    assert mandala is not None
+    left = colors_in(game.masks[3 * mandala]) if game.phase is Phase.CLAIM else ()
+    return Destruction(MANDALA_NAMES[mandala], PLAYERS[game.turn], "".join(COLOR_LETTERS[c] for c in left))
+
+
+def _recent_draw(tracker: Tracker, now: float) -> tuple[PlayerName, int]:
+    """Who must draw how many after the last play, while that is still news."""
+    game = tracker.game
+    if game is None or not tracker.events or now - tracker.last_event_time >= DRAW_SHOWN_S:
+        return PLAYERS[0], 0
+    event = tracker.events[-1].event
+    if not isinstance(event, MountainPlay | Discard):
+        return PLAYERS[0], 0
+    if isinstance(event.drew, tuple):
+        count = len(event.drew)
+    elif isinstance(event.drew, int):
+        count = event.drew
+    else:
+        before = game.copy()
+        before.pop()
+        count = before.required_draws(event)
+    return PLAYERS[event.player], count
+
+
+def _player_view(game: Game, player: int) -> PlayerView:
+    score = game.score(player)
+    river = "".join(COLOR_LETTERS[c] for c in game.river_colors(player))
+    return PlayerView(hand=game.hand_size(player), score=score.points, unknown_cup=score.unknown, river=river)
+
+
+def _game_over(game: Game) -> GameOver:
+    one, two = game.score(0), game.score(1)
+    winner = game.winner()
+    result: Winner
+    if winner is None:  # starting cup cards not all revealed yet: who leads so far
+        result = "p1" if one.points > two.points else "p2" if two.points > one.points else "draw"
+    else:
+        result = "draw" if winner == "draw" else PLAYERS[0 if winner == 0 else 1]
+    reason = None if game.end_reason is None else END_REASONS[game.end_reason.value]
+    return GameOver((one.points, two.points), result, game.decided_by_cup_size(),
+                    (one.cup_size, two.cup_size), reason)

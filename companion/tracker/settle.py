@@ -1,0 +1,98 @@
+"""Settling: turn a noisy stream of frames into views of a table at rest.
+
+A card enters the *current view* as soon as it is read; it leaves only after
+it has gone unread for ``miss_s`` (one missed read is noise, not a removal).
+A card read in another zone moves at once, unless the read is unsure (a
+sticker on a zone border) and the card was already placed. The table is
+*settled* once the current view has not changed for ``settle_s`` while the
+board was found; each time it settles, :meth:`Settler.update` returns the view
+once. Hands over the table, blur and a hidden fiducial change nothing then:
+they only delay the next settled view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from companion.vision.observation import FrameObservation
+
+SURE_ZONE_CONFIDENCE = 0.5
+"""Reads below this confidence do not move an already placed card to another zone."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A settled table: which card lies in which zone, as far as the camera sees."""
+
+    cards: Mapping[str, str] = field(default_factory=dict)
+    duplicates: frozenset[str] = frozenset()
+    time: float = 0.0
+
+    def __str__(self) -> str:
+        cards = " ".join(f"{card}@{zone}" for card, zone in sorted(self.cards.items()))
+        return f"t={self.time:.2f} {cards}" + (f" dup={','.join(sorted(self.duplicates))}" if self.duplicates else "")
+
+    def in_zone(self, zone: str) -> list[str]:
+        return sorted(card for card, where in self.cards.items() if where == zone)
+
+
+class Settler:
+    def __init__(self, settle_s: float = 1.0, miss_s: float = 0.25) -> None:
+        if settle_s <= 0 or miss_s < 0:
+            raise ValueError(f"settle time must be > 0 and miss time >= 0, got {settle_s} and {miss_s}")
+        self.settle_s = settle_s
+        self.miss_s = miss_s
+        self.zones: dict[str, str] = {}
+        self.last_read: dict[str, float] = {}
+        self.duplicates: frozenset[str] = frozenset()
+        self.changed_at: float | None = None
+        """When the current view last changed; None until the board is found."""
+        self.reported = False
+
+    def update(self, now: float, frame: FrameObservation) -> View | None:
+        """Feed one frame; returns the view when the table has just settled."""
+        if not frame.board.found:
+            self.changed_at = None  # nothing counts as rest while the board is not seen
+            return None
+        changed = self._read(now, frame)
+        changed |= self._forget(now)
+        if changed or self.changed_at is None:
+            self.changed_at = now
+            self.reported = False
+            return None
+        if not self.reported and now - self.changed_at >= self.settle_s:
+            self.reported = True
+            return self.view(now)
+        return None
+
+    def view(self, now: float) -> View:
+        return View(MappingProxyType(dict(self.zones)), self.duplicates, now)
+
+    @property
+    def is_settled(self) -> bool:
+        return self.reported
+
+    def _read(self, now: float, frame: FrameObservation) -> bool:
+        changed = False
+        duplicates = frozenset(frame.duplicates)
+        if duplicates != self.duplicates:
+            self.duplicates, changed = duplicates, True
+        for card in frame.cards:
+            if card.zone is None or card.card_id in duplicates:
+                continue
+            placed = self.zones.get(card.card_id)
+            self.last_read[card.card_id] = now
+            if placed == card.zone or (placed is not None and card.confidence < SURE_ZONE_CONFIDENCE):
+                continue
+            self.zones[card.card_id] = card.zone
+            changed = True
+        return changed
+
+    def _forget(self, now: float) -> bool:
+        gone = [card for card, seen in self.last_read.items() if now - seen > self.miss_s]
+        for card in gone:
+            del self.last_read[card]
+            self.zones.pop(card, None)
+        return bool(gone)

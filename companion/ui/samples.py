@@ -1,0 +1,101 @@
+"""A representative set of display models and ui states: one per screen and case.
+
+Used by ``companion ui preview``, the golden-image tests and the redraw
+benchmark, so all three look at the same pictures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.tracker.display import (
+    Destruction,
+    DiscardConfirm,
+    DisplayModel,
+    GameOver,
+    PlayerView,
+    TableWarning,
+)
+from companion.ui.state import MENU_ITEMS, MenuItem, Page, UiState
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    name: str
+    """File stem of the preview and reference PNGs."""
+    caption: str
+    """What a person should read from the screen, for docs/screens.md."""
+    model: DisplayModel
+    ui: UiState = field(default_factory=UiState)
+
+
+MIDGAME = DisplayModel(
+    phase="play", turn="p1", draw=2, deck=61,
+    players=(PlayerView(hand=6, score=14, unknown_cup=2, river="ROY"),
+             PlayerView(hand=7, score=9, unknown_cup=2, river="GK")),
+)
+COLOR_RULE = TableWarning(
+    reason="color-rule",
+    message="Red is already in P2's field of M1",
+    fix="Take back the red card",
+)
+OUT_OF_TURN = TableWarning(
+    reason="not-your-turn", message="It is P1's turn, P2 played", fix="P2: take the card back"
+)
+
+
+def _menu_at(item: MenuItem) -> UiState:
+    return UiState(menu=MENU_ITEMS.index(item))
+
+
+SAMPLES: tuple[Sample, ...] = (
+    Sample("main-draw", "P1 must draw 2 now; scores and deck below", MIDGAME),
+    Sample("main-play", "P2 is to play; nothing to draw",
+           DisplayModel(phase="play", turn="p2", deck=88)),
+    Sample("main-hidden-warning", "A warning was hidden with A: the badge shows 1 still open",
+           DisplayModel(phase="play", turn="p1", draw=2, deck=61, players=MIDGAME.players,
+                        warnings=(COLOR_RULE,)),
+           UiState(acknowledged=frozenset({COLOR_RULE}))),
+    Sample("table", "Hands, scores and rivers: filled spaces show the color letter",
+           MIDGAME, UiState(page=Page.TABLE)),
+    Sample("status", "Camera and board seen, brightness, how to open the menu",
+           MIDGAME, UiState(page=Page.STATUS)),
+    Sample("setup", "Dealing a new game; C swaps the first player",
+           DisplayModel(phase="setup", turn="p1", deck=108,
+                        players=(PlayerView(hand=0, unknown_cup=0),
+                                 PlayerView(hand=0, unknown_cup=0)))),
+    Sample("warning-on", "Illegal move, blink phase on: the fix first, then why",
+           DisplayModel(phase="play", turn="p1", deck=61, players=MIDGAME.players,
+                        warnings=(COLOR_RULE,))),
+    Sample("warning-off", "The same warning in the other blink phase",
+           DisplayModel(phase="play", turn="p1", deck=61, players=MIDGAME.players,
+                        warnings=(COLOR_RULE,)),
+           UiState(blink_on=False)),
+    Sample("warning-two", "Two open warnings: the first one and a 1/2 counter",
+           DisplayModel(phase="play", turn="p1", deck=61, players=MIDGAME.players,
+                        warnings=(OUT_OF_TURN, COLOR_RULE))),
+    Sample("destruction", "M1 is being destroyed: P2 claims a color, three remain",
+           DisplayModel(phase="destruction", turn="p1", deck=52, players=MIDGAME.players,
+                        destruction=Destruction(mandala="m1", picker="p2", colors_left="RGK"))),
+    Sample("discard-confirm", "Camera saw 2 discards of P1; asks how many (A less, B more, C ok)",
+           DisplayModel(phase="discard-confirm", turn="p1", deck=61, players=MIDGAME.players,
+                        discard=DiscardConfirm(player="p1", seen=2, asked=3))),
+    Sample("over-win", "Game over: P1 wins 53 to 48",
+           DisplayModel(phase="over", turn="p2", deck=0, players=MIDGAME.players,
+                        over=GameOver(scores=(53, 48), winner="p1", cups=(19, 17),
+                                      end_reason="deck"))),
+    Sample("over-tie-break", "Equal scores; P2 wins with fewer cup cards (12 against 14)",
+           DisplayModel(phase="over", turn="p1", deck=0, players=MIDGAME.players,
+                        over=GameOver(scores=(40, 40), winner="p2", tie_break=True,
+                                      cups=(14, 12), end_reason="river"))),
+    Sample("over-draw", "Equal scores and equal cups: a draw",
+           DisplayModel(phase="over", turn="p1", deck=0, players=MIDGAME.players,
+                        over=GameOver(scores=(40, 40), winner="draw", cups=(12, 12)))),
+    Sample("menu", "Menu open, first item selected", MIDGAME, _menu_at(MenuItem.BACK)),
+    Sample("menu-power-off", "Menu scrolled to Power off, which needs a long press of C",
+           MIDGAME, _menu_at(MenuItem.POWER_OFF)),
+    Sample("camera-lost", "No frames from the camera: tracking paused",
+           DisplayModel(phase="play", turn="p1", deck=61, camera="lost")),
+    Sample("board-not-found", "Camera works but cannot find the playmat",
+           DisplayModel(phase="play", turn="p1", deck=61, board="not-found")),
+)

@@ -1,0 +1,65 @@
+"""What the ui remembers between frames, apart from the game: the ui state.
+
+The game itself lives in the tracker's display model; :class:`UiState` holds
+only what the players changed on the panel (page, menu, hidden warnings,
+a discard count being corrected) and what burn-in care changed (blink phase,
+pixel shift, power level). Both are frozen and hashable, so "did anything
+change?" is one comparison.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Literal
+
+from companion.tracker.display import TableWarning
+
+
+class Page(enum.Enum):
+    """Pages the A button steps through when nothing more urgent is shown."""
+
+    MAIN = "main"
+    TABLE = "table"
+    STATUS = "status"
+
+
+PAGES: tuple[Page, ...] = tuple(Page)
+
+
+class MenuItem(enum.Enum):
+    BACK = "Back"
+    UNDO = "Undo last move"
+    NEW_GAME = "New game"
+    FIRST_PLAYER = "First player"
+    BRIGHTNESS = "Brightness"
+    RESTART = "Restart"
+    POWER_OFF = "Power off"
+
+
+MENU_ITEMS: tuple[MenuItem, ...] = tuple(MenuItem)
+DANGEROUS_ITEMS = frozenset({MenuItem.RESTART, MenuItem.POWER_OFF, MenuItem.NEW_GAME})
+"""Items that only a long press of C selects, so a stray tap never ends a game."""
+
+BRIGHTNESS_LEVELS = 4
+Power = Literal["on", "dim", "blank"]
+
+
+@dataclass(frozen=True, slots=True)
+class UiState:
+    page: Page = Page.MAIN
+    menu: int | None = None
+    """Index of the selected menu item while the menu is open, else None."""
+    acknowledged: frozenset[TableWarning] = field(default_factory=frozenset)
+    """Warnings a player hid with A; they stay in the model until the table is put right."""
+    discard_count: int | None = None
+    """The player's correction of the discard count, None until they touch it."""
+    blink_on: bool = True
+    shift: tuple[int, int] = (0, 0)
+    brightness: int = 3
+    """1..BRIGHTNESS_LEVELS, chosen by the players."""
+    power: Power = "on"
+
+    @property
+    def menu_item(self) -> MenuItem | None:
+        return None if self.menu is None else MENU_ITEMS[self.menu]

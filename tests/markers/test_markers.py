@@ -1,0 +1,133 @@
+"""Printable markers: right codes, exact sizes at 600 dpi, A4 PDF pages.
+
+The files are written once per module (about 3 s) and measured on their
+pixels: the QR module pitch, the fiducial side, and the PDF's MediaBox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+from pyzbar import pyzbar
+
+from companion.cli import markers_cmds
+from companion.markers.codes import (
+    CARD_IDS,
+    MarkerError,
+    payload_for,
+    qr_modules,
+    sticker_offset_mm,
+)
+from companion.markers.sheets import A4_MM, sticker_places
+from companion.vision.layout import Layout, load_layout
+
+DPI = 600
+PX_PER_MM = DPI / 25.4
+POINTS_PER_MM = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def layout() -> Layout:
+    return load_layout()
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("markers")
+    status = markers_cmds.run(argparse.Namespace(out=out, layout=None, dpi=DPI))
+    assert status == 0
+    return out
+
+
+def _grey(path: Path) -> np.ndarray:
+    return np.asarray(Image.open(path).convert("L"))
+
+
+def test_card_ids_and_payloads() -> None:
+    assert len(CARD_IDS) == 108 and len(set(CARD_IDS)) == 108
+    assert CARD_IDS[:2] == ("R01", "R02") and CARD_IDS[-1] == "K18"
+    assert {card_id[0] for card_id in CARD_IDS} == set("ROYGPK")
+    assert payload_for("P13") == "MDL-P13"
+    with pytest.raises(MarkerError, match="'Z99'"):
+        payload_for("Z99")
+
+
+def test_qr_is_version_1_level_h() -> None:
+    modules = qr_modules("MDL-K18")
+    assert modules.shape == (21, 21)  # version 1
+    # Format information next to the top-left finder: 15 bits XOR 0x5412, whose
+    # two top bits give the error-correction level (H = 0b10).
+    bits = [modules[8, c] for c in (0, 1, 2, 3, 4, 5, 7, 8)] + [modules[r, 8] for r in (7, 5, 4, 3, 2, 1, 0)]
+    word = int("".join("1" if b else "0" for b in bits), 2) ^ 0x5412
+    assert word >> 13 == 0b10
+
+
+def test_sticker_sits_in_a_card_corner() -> None:
+    assert sticker_offset_mm((70, 70), 16) == (-23.0, -23.0)
+
+
+def test_files_written(out_dir: Path) -> None:
+    names = sorted(path.name for path in out_dir.iterdir())
+    assert names == ["fiducials.pdf", "fiducials.png", "guide.pdf", "guide.png",
+                     "stickers-1.png", "stickers-2.png", "stickers.pdf"]
+
+
+def test_pngs_are_a4_at_600_dpi(out_dir: Path) -> None:
+    for path in out_dir.glob("*.png"):
+        image = Image.open(path)
+        assert image.info["dpi"] == pytest.approx((DPI, DPI), abs=0.01)
+        assert image.size == (round(A4_MM[0] * PX_PER_MM), round(A4_MM[1] * PX_PER_MM))
+
+
+def test_pdfs_are_a4_pages(out_dir: Path) -> None:
+    for name, pages in (("stickers", 2), ("fiducials", 1), ("guide", 1)):
+        data = (out_dir / f"{name}.pdf").read_bytes()
+        boxes = re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", data)
+        assert len(boxes) == pages
+        for width, height in boxes:
+            # Within 0.05 mm of A4 (the raster is whole 600 dpi pixels).
+            assert float(width) / POINTS_PER_MM == pytest.approx(A4_MM[0], abs=0.05)
+            assert float(height) / POINTS_PER_MM == pytest.approx(A4_MM[1], abs=0.05)
+
+
+def test_every_sticker_decodes_with_exact_module_pitch(out_dir: Path, layout: Layout) -> None:
+    pages = [_grey(out_dir / f"stickers-{n}.png") for n in (1, 2)]
+    expected_pitch = layout.sticker_mm / 29 * PX_PER_MM  # 29 modules with the quiet zone
+    read = set()
+    for place in sticker_places(layout.sticker_mm):
+        left, top = round(place.left_mm * PX_PER_MM), round(place.top_mm * PX_PER_MM)
+        side = round(layout.sticker_mm * PX_PER_MM)
+        crop = pages[place.page][top - 20 : top + side + 20, left - 20 : left + side + 20]
+        symbols = pyzbar.decode(cv2.resize(crop, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+        assert [s.data for s in symbols] == [payload_for(place.card_id).encode()]
+        read.add(place.card_id)
+        dark_rows = np.flatnonzero((crop < 128).any(axis=1))
+        dark_cols = np.flatnonzero((crop < 128).any(axis=0))
+        # 21 dark-bounded modules; the quiet zone (4 modules) is white on all sides.
+        assert (dark_cols[-1] - dark_cols[0] + 1) / 21 == pytest.approx(expected_pitch, abs=0.1)
+        assert (dark_rows[-1] - dark_rows[0] + 1) / 21 == pytest.approx(expected_pitch, abs=0.1)
+        assert dark_cols[0] - 20 == pytest.approx(4 * expected_pitch, abs=1.5)
+    assert read == set(CARD_IDS)
+
+
+def test_fiducials_at_layout_size(out_dir: Path, layout: Layout) -> None:
+    page = _grey(out_dir / "fiducials.png")
+    small = cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    corners, ids, _ = detector.detectMarkers(small)
+    assert ids is not None and sorted(ids.ravel()) == sorted(f.id for f in layout.fiducials)
+    for marker, marker_id in zip(corners, ids.ravel(), strict=True):
+        fiducial = layout.fiducial(int(marker_id))
+        assert fiducial is not None
+        side_px = np.linalg.norm(marker[0, 1] - marker[0, 0]) * 4
+        assert side_px / PX_PER_MM == pytest.approx(fiducial.size_mm, abs=0.5)
+
+
+def test_bad_dpi_is_refused(tmp_path: Path) -> None:
+    assert markers_cmds.run(argparse.Namespace(out=tmp_path, layout=None, dpi=20)) == 2

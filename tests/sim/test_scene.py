@@ -1,0 +1,212 @@
+"""The scene renderer: geometry, occlusion truth, disturbances, random tables.
+
+Frames are small (webcam-sized or less) to keep the suite fast; geometry is
+checked against independent readers (pyzbar for QR codes, OpenCV ArUco for
+the fiducials), so a wrong sticker position, rotation convention or crease
+direction fails here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from pyzbar import pyzbar
+
+from companion.sim.scene import (
+    ForeignCode,
+    PlacedCard,
+    RenderedScene,
+    SceneError,
+    SceneOptions,
+    arm_polygon,
+    camera_homography,
+    project,
+    random_table,
+    render_table,
+)
+from companion.sim.tables import random_hand
+from companion.vision.layout import ZONE_NAMES, Layout, load_layout
+
+# 2304x1296 with 32 mm stickers: about 3 px per module, readable by pyzbar.
+READABLE = SceneOptions(resolution=(2304, 1296), sticker_mm=32.0)
+SMALL = SceneOptions(resolution=(768, 432))
+
+
+@pytest.fixture(scope="module")
+def layout() -> Layout:
+    return load_layout()
+
+
+def _decode(scene: RenderedScene) -> dict[str, tuple[float, float]]:
+    """Payload -> centre in pixels of every QR code pyzbar reads in the frame."""
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    found = {}
+    for symbol in pyzbar.decode(gray, symbols=[pyzbar.ZBarSymbol.QRCODE]):
+        xs = [p.x for p in symbol.polygon]
+        ys = [p.y for p in symbol.polygon]
+        found[symbol.data.decode("latin-1")] = (sum(xs) / len(xs), sum(ys) / len(ys))
+    return found
+
+
+def test_homography_frames_the_mat(layout: Layout) -> None:
+    options = SceneOptions(resolution=(4608, 2592), fill=0.9)
+    corners = project(
+        camera_homography(layout.size_mm, options),
+        [(0, 0), (layout.size_mm[0], 0), layout.size_mm, (0, layout.size_mm[1])],
+    )
+    assert corners[:, 0].min() > 0 and corners[:, 0].max() < 4608
+    height_px = corners[:, 1].max() - corners[:, 1].min()
+    assert height_px == pytest.approx(0.9 * 2592, rel=1e-6)
+    # Design point: ~5.8 px/mm, so a 16 mm sticker's 0.55 mm modules get ~3.2 px.
+    scale = height_px / layout.size_mm[1]
+    assert 3.0 < scale * 16 / 29 < 3.5
+    tilted = project(camera_homography(layout.size_mm, SceneOptions(tilt_deg=10)), [(0, 0), (layout.size_mm[0], 0)])
+    untilted = project(camera_homography(layout.size_mm, SceneOptions()), [(0, 0), (layout.size_mm[0], 0)])
+    assert not np.allclose(tilted, untilted, atol=5)
+
+
+@pytest.mark.parametrize("rotation", [0.0, 37.0, 90.0, 180.0, 251.0, 270.0])
+def test_sticker_is_where_truth_says_at_any_rotation(layout: Layout, rotation: float) -> None:
+    card = PlacedCard("G11", (350.0, 130.0), rotation)
+    scene = render_table(layout, [card], READABLE)
+    (truth,) = scene.truth
+    assert truth.visible and truth.zone == layout.zone_at(truth.center_mm)
+    found = _decode(scene)
+    assert set(found) == {"MDL-G11"}
+    assert math.dist(found["MDL-G11"], truth.center_px) < 2.0
+    # The rotation convention: counter-clockwise as seen, sticker top-left at 0.
+    offset = np.subtract(truth.center_mm, card.center_mm)
+    expected = {0.0: (-1, -1), 90.0: (-1, 1), 180.0: (1, 1), 270.0: (1, -1)}.get(rotation)
+    if expected is not None:
+        assert tuple(np.sign(offset).astype(int)) == expected
+
+
+def test_later_cards_cover_earlier_ones(layout: Layout) -> None:
+    under = PlacedCard("R01", (150.0, 200.0))
+    over = PlacedCard("K02", (140.0, 190.0), 90.0)  # lies over R01's top-left sticker
+    scene = render_table(layout, [under, over], READABLE)
+    by_id = {t.card_id: t for t in scene.truth}
+    assert not by_id["R01"].visible and by_id["K02"].visible
+    assert set(_decode(scene)) == {"MDL-K02"}
+    swapped = render_table(layout, [over, under], READABLE)
+    assert {t.card_id for t in swapped.truth if t.visible} == {"R01"}
+
+
+def test_hand_frame_edge_and_face_down_hide_stickers(layout: Layout) -> None:
+    cards = [
+        PlacedCard("Y03", (100.0, 200.0)),
+        PlacedCard("P04", (500.0, 200.0)),
+        PlacedCard("O05", (350.0, 360.0), face_up=False),
+    ]
+    hand = arm_polygon((100.0, 520.0), (80.0, 180.0))
+    scene = render_table(layout, cards, SceneOptions(resolution=(2304, 1296), sticker_mm=32.0, hand=hand))
+    by_id = {t.card_id: t for t in scene.truth}
+    assert not by_id["Y03"].visible and by_id["P04"].visible
+    assert not by_id["O05"].visible and not by_id["O05"].face_up
+    assert set(_decode(scene)) == {"MDL-P04"}
+    # Shift the mat so the right half leaves the frame.
+    shifted = render_table(layout, cards[1:2], SceneOptions(resolution=(768, 432), shift_px=(300, 0)))
+    assert not shifted.truth[0].visible
+
+
+def test_fiducials_are_detected_where_the_layout_puts_them(layout: Layout) -> None:
+    scene = render_table(layout, [], SceneOptions(resolution=(1920, 1080), tilt_deg=6, roll_deg=3))
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY))
+    assert ids is not None
+    assert sorted(ids.ravel().tolist()) == sorted(f.id for f in layout.fiducials)
+    for marker_corners, marker_id in zip(corners, ids.ravel(), strict=True):
+        fiducial = layout.fiducial(int(marker_id))
+        assert fiducial is not None
+        expected = project(scene.mat_to_image, fiducial.corners_mm())
+        assert np.abs(marker_corners.reshape(4, 2) - expected).max() < 0.5
+
+
+def test_crease_moves_stickers_and_truth_follows(layout: Layout) -> None:
+    card = PlacedCard("K09", (380.0, 130.0), 20.0)
+    flat = render_table(layout, [card], READABLE)
+    creased = render_table(layout, [card], SceneOptions(resolution=(2304, 1296), sticker_mm=32.0, crease=6.0, seed=3))
+    moved = math.dist(flat.truth[0].center_px, creased.truth[0].center_px)
+    assert moved > 1.0, "a 6 mm crease should move a sticker near the fold"
+    assert flat.truth[0].center_mm == creased.truth[0].center_mm  # the cloth coordinate is unchanged
+    assert math.dist(_decode(creased)["MDL-K09"], creased.truth[0].center_px) < 2.0
+    assert np.allclose(flat.mat_to_image, creased.mat_to_image)  # nominal homography
+
+
+def test_foreign_codes_are_drawn_but_not_truth(layout: Layout) -> None:
+    codes = (
+        ForeignCode("MDL-Z99", (181.0, 101.0), 40.0, 30.0),  # right over R18's sticker
+        ForeignCode("https://example.com/x", (500.0, 280.0), 36.0),
+    )
+    scene = render_table(
+        layout,
+        [PlacedCard("R18", (195.0, 115.0))],
+        SceneOptions(resolution=(2304, 1296), sticker_mm=32.0, foreign_codes=codes),
+    )
+    assert set(_decode(scene)) == {"MDL-Z99", "https://example.com/x"}
+    assert [t.card_id for t in scene.truth] == ["R18"] and not scene.truth[0].visible
+
+
+def test_light_blur_noise_jpeg_and_glare_change_the_frame(layout: Layout) -> None:
+    cards = [PlacedCard("G01", (350.0, 130.0))]
+    base = render_table(layout, cards, SMALL).image.astype(np.float32)
+
+    def frame(**changes: object) -> np.ndarray:
+        options = SceneOptions(resolution=SMALL.resolution, **changes)  # type: ignore[arg-type]
+        return render_table(layout, cards, options).image.astype(np.float32)
+
+    assert frame(light_gain=0.5).mean() == pytest.approx(base.mean() * 0.5, rel=0.05)
+    assert frame(light_gain=1.5).mean() > base.mean() * 1.3
+    sharpness = cv2.Laplacian(base, cv2.CV_32F).var()
+    assert cv2.Laplacian(frame(blur_sigma=1.5), cv2.CV_32F).var() < sharpness * 0.5
+    assert np.std(frame(noise_sigma=8.0) - base) == pytest.approx(8.0, rel=0.15)
+    assert 0 < np.abs(frame(jpeg_quality=75) - base).mean() < 6
+    vignetted = frame(vignette=0.5)
+    assert vignetted[:40, :40].mean() < base[:40, :40].mean() * 0.7
+    assert frame(glare=1.0).mean() > base.mean() + 3
+    assert np.array_equal(frame(noise_sigma=4.0, seed=5), frame(noise_sigma=4.0, seed=5))
+    assert not np.array_equal(frame(noise_sigma=4.0, seed=5), frame(noise_sigma=4.0, seed=6))
+
+
+def test_bad_options_and_cards_are_rejected(layout: Layout) -> None:
+    with pytest.raises(SceneError, match="jpeg_quality"):
+        SceneOptions(jpeg_quality=0)
+    with pytest.raises(SceneError, match="glare"):
+        SceneOptions(glare=2.0)
+    with pytest.raises(SceneError, match="'X01'"):
+        render_table(layout, [PlacedCard("X01", (10.0, 10.0))], SMALL)
+
+
+def test_random_table_is_plausible_and_reproducible(layout: Layout) -> None:
+    cards = random_table(layout, np.random.default_rng(11), 80)
+    assert len(cards) == 80 and len({c.card_id for c in cards}) == 80
+    assert cards == random_table(layout, np.random.default_rng(11), 80)
+    zones = {layout.zone_at(c.sticker_center_mm(layout.card_mm, layout.sticker_mm)) for c in cards}
+    assert None not in zones and zones <= set(ZONE_NAMES)
+    assert {"deck", "m1.mountain", "m2.mountain", "discard"} <= zones
+    assert all(
+        not c.face_up
+        for c in cards
+        if layout.zone_at(c.sticker_center_mm(layout.card_mm, layout.sticker_mm)) in {"deck", "p1.cup", "p2.cup"}
+    )
+    rotations = {round(c.rotation_deg) % 90 for c in cards}
+    assert len(rotations) > 10, "cards lie at all sorts of angles"
+    endgame = random_table(layout, np.random.default_rng(11), 60, endgame=True)
+    assert any(layout.zone_at(c.center_mm) in {"p1.reveal", "p2.reveal"} for c in endgame)
+    assert len(random_table(layout, np.random.default_rng(1), 108)) == 108
+
+
+def test_random_table_renders_with_most_fanned_stickers_visible(layout: Layout) -> None:
+    rng = np.random.default_rng(4)
+    cards = random_table(layout, rng, 60)
+    scene = render_table(layout, cards, SceneOptions(resolution=(1152, 648), hand=random_hand(layout, rng)))
+    visible = scene.visible_truth()
+    face_up = [t for t in scene.truth if t.face_up]
+    assert 0.25 * len(face_up) < len(visible) < len(face_up)
+    assert all(t.zone is not None for t in visible)
