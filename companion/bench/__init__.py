@@ -7,4 +7,6 @@ JSON document (``--json``) and recorded by hand in ``docs/benchmarks.md``.
 
 TARGETS: dict[str, str] = {
     "engine": "companion.bench.engine",
+    "vision": "companion.bench.vision",
+    "ui": "companion.bench.ui",
 }

@@ -21,7 +21,11 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.bench",
     "companion.cli.demo",
     "companion.cli.layout_cmds",
+    "companion.cli.markers_cmds",
     "companion.cli.vision_cmds",
+    "companion.cli.ui_cmds",
+    "companion.cli.games_cmds",
+    "companion.cli.doctor_cmds",
 )
 
 EXIT_USAGE = 2

@@ -225,6 +225,16 @@ def render_table(layout: Layout, cards: Sequence[PlacedCard], options: SceneOpti
     return RenderedScene(image, truth, homography, _scale_at(homography, _center(layout.size_mm)))
 
 
+def scene_truth(
+    layout: Layout, cards: Sequence[PlacedCard], options: SceneOptions = SceneOptions()
+) -> tuple[StickerTruth, ...]:
+    """What :func:`render_table` would report as truth, without rendering (observation-level simulation)."""
+    sticker_mm = options.sticker_mm or layout.sticker_mm
+    homography = camera_homography(layout.size_mm, options)
+    displacement = _crease_field(layout.size_mm, options.crease, options.seed)
+    return _truth(layout, cards, options, sticker_mm, homography, displacement)
+
+
 def camera_homography(size_mm: Point, options: SceneOptions = SceneOptions()) -> Matrix:
     """Mat mm -> frame pixels for a pinhole camera above the mat centre, tilted and rolled."""
     width, height = options.resolution

@@ -40,7 +40,7 @@ from companion.engine import (
     Setup,
 )
 from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
-from companion.engine.game import CUPS, DISCARD, mountain_zone
+from companion.engine.game import CUPS, mountain_zone
 from companion.tracker import zones
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
@@ -120,7 +120,7 @@ class Tracker:
                  miss_s: float = 0.25) -> None:
         self.settler = Settler(settle_s, miss_s)
         self.first_player = first_player
-        self.claim_confirm_s = 2 * settle_s if claim_confirm_s is None else claim_confirm_s
+        self.claim_confirm_s = 3 * settle_s if claim_confirm_s is None else claim_confirm_s
         self.game: Game | None = None
         self.events: list[TrackedEvent] = []
         self.warnings: list[Warning] = []
@@ -130,6 +130,8 @@ class Tracker:
         """Where each card was last seen where the engine put it: the pile it is being cleared from."""
         self.missing_since: dict[str, float] = {}
         self.view = View()
+        self.rest_view = View()
+        """The table at its previous rest, before the change now being worked through."""
         self.frame = 0
         self.last_event_time = 0.0
         self.mat_cleared = True
@@ -140,7 +142,9 @@ class Tracker:
     def observe(self, frame_index: int, now: float, observation: FrameObservation) -> Update:
         self.frame = frame_index
         view = self.settler.update(now, observation)
-        if view is None and self.settler.is_settled and self.waiting_for_claim:
+        if view is not None:
+            self.rest_view = self.view
+        elif self.settler.is_settled and self.waiting_for_claim:
             view = self.settler.view(now)  # the table is still at rest: look again for a claim
         if view is None:
             return Update()
@@ -266,9 +270,10 @@ class Tracker:
             if card in quarantined or card in view.duplicates or self.accepted.get(card) == zone:
                 continue
             expected = zones.expected_zone(game, parse_card(card))
-            if expected == zone or (expected is not None and self.last_zone.get(card) == zone
-                                    and game.location(parse_card(card)) == DISCARD):
-                continue  # in place, or still lying where it was before the rules sent it to the discard pile
+            if expected == zone or (self.last_zone.get(card) == zone and expected in (None, zones.DISCARD_ZONE)):
+                # In place; or still lying where it was after the rules moved it on: field cards
+                # not yet swept onto the discard pile, a discard pile not yet shuffled into the deck.
+                continue
             target = arrivals if expected is None else moved
             target.setdefault(zone, []).append(card)
         return arrivals, moved
@@ -326,6 +331,12 @@ class Tracker:
         game.push(event, force=True)  # validated by the caller
         if game.phase is not Phase.CLAIM:
             self.missing_since.clear()
+        for card in getattr(event, "cards", ()):
+            # Where the play was seen is where its cards lie, even if the rules move them on at once
+            # (a discard shuffled straight into a new deck): seen there again, they are no new play.
+            name = card_name(card)
+            if name in self.view.cards:
+                self.last_zone[name] = self.view.cards[name]
         tracked = TrackedEvent(self.frame, event)
         self.events.append(tracked)
         found.events.append(tracked)
@@ -391,33 +402,41 @@ class Tracker:
         return self._judge(None, zone, cards, found)
 
     def _vanished_color(self, view: View, mountain: str) -> int | None:
-        """A mountain color none of whose cards has been seen anywhere for the claim confirmation time.
+        """A mountain color none of whose cards has been seen anywhere for long enough.
 
-        A card seen elsewhere on the table (a river, under a warning) has not vanished: where it
-        went is evidence, judged as such.
+        A card seen elsewhere on the table (a river, under a warning) has not vanished: where
+        it went is evidence, judged as such. A color is claimed at once when the rest of the
+        mountain is in sight and nothing else went out of sight with it; otherwise it may be a
+        hand resting over the table, and the tracker waits :attr:`claim_confirm_s` first.
         """
         game = self.game
         assert game is not None and game.destroying is not None
         left = game.mountain(game.destroying)
-        in_mountain = {parse_card(c) for c in view.in_zone(mountain)}
+        for name in set(self.missing_since) - {card_name(c) for c in left}:
+            del self.missing_since[name]  # claimed already
         for card in left:
             if card_name(card) in view.cards:
                 self.missing_since.pop(card_name(card), None)
             else:
                 self.missing_since.setdefault(card_name(card), view.time)
-        for color in sorted({COLOR_OF[c] for c in left}):
+        vanished = [color for color in sorted({COLOR_OF[c] for c in left})
+                    if not any(card_name(c) in view.cards for c in left if COLOR_OF[c] == color)]
+        for color in vanished:
             cards = [card_name(c) for c in left if COLOR_OF[c] == color]
-            if any(c in view.cards for c in cards):
-                continue
             since = max(self.missing_since[c] for c in cards)
-            if view.time - since >= self._claim_wait(in_mountain):
+            clear_view = (len(vanished) == 1 and len(self.missing_since) == len(cards)
+                          and not self._collateral(view, set(cards)))
+            if view.time - since >= (0.0 if clear_view else self.claim_confirm_s):
                 return color
         return None
 
-    def _claim_wait(self, seen: set[int]) -> float:
-        # Cards of other colors still in sight show the mountain is not covered by a hand: the
-        # settle time was enough. With none in sight, wait longer before calling it a claim.
-        return 0.0 if seen else self.claim_confirm_s
+    def _collateral(self, view: View, taken: set[str]) -> bool:
+        """Other cards on the table went out of sight since the last rest: something covers the table."""
+        game = self.game
+        assert game is not None
+        return any(card not in view.cards and card not in taken
+                   and zones.expected_zone(game, parse_card(card)) == zone
+                   for card, zone in self.rest_view.cards.items())
 
     @property
     def waiting_for_claim(self) -> bool:
@@ -488,6 +507,9 @@ class Tracker:
         for card, zone in view.cards.items():
             if zones.expected_zone(self.game, parse_card(card)) == zone:
                 self.last_zone[card] = zone
+        for card in [c for c in self.last_zone if c not in view.cards]:
+            if zones.expected_zone(self.game, parse_card(card)) is None:
+                del self.last_zone[card]  # gone from where it lay: if it comes back, it was played again
         if self.game.is_over and not view.cards:
             self.mat_cleared = True
 

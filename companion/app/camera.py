@@ -1,0 +1,390 @@
+"""Camera sources: where frames come from.
+
+One small interface, :class:`Camera` (``open``, ``read``, ``close``, a
+context manager, ``recover`` after a loss), and four sources:
+
+- :class:`FileSource`: a folder of frames in file-name order, or a video
+  file; what tests, ``replay`` and ``run --camera PATH`` read.
+- :class:`V4L2Source`: a USB webcam through OpenCV's V4L2 backend.
+- :class:`Picamera2Source`: the Camera Module 3 through the apt picamera2
+  (OpenCV cannot open the CSI camera); imported only when opened.
+- :class:`FlakySource`: wraps another and drops frames or vanishes for a
+  while, to test what the app does when a cable is pulled.
+
+``read`` returns a :class:`Frame`, or None at the end of the input (files
+only); a live camera that stops delivering raises
+:class:`~companion.errors.CameraLost`, after which the app shows "camera
+lost", calls :meth:`Camera.recover` now and then, and goes on reading.
+OpenCV and numpy are imported inside the sources, so reading the
+configuration never pays for them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import CameraLost, DeviceError, FrameError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from companion.app.config import CameraSettings
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One picture: its 0-based index in input order, BGR pixels, and when it was taken (monotonic s)."""
+
+    index: int
+    image: np.ndarray = field(repr=False)
+    at: float
+
+    def __str__(self) -> str:
+        height, width = self.image.shape[:2]
+        return f"frame {self.index} {width}x{height} at {self.at:.3f}"
+
+
+class Camera(ABC):
+    """A source of frames. ``open`` is idempotent, ``close`` too; ``with`` opens and closes."""
+
+    name = "camera"
+
+    @abstractmethod
+    def open(self) -> None: ...
+
+    @abstractmethod
+    def read(self) -> Frame | None:
+        """The next frame; None at the end of the input; CameraLost when a live camera stops."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def recover(self) -> bool:
+        """After CameraLost: try to reach the camera again; True when reading may go on."""
+        self.close()
+        try:
+            self.open()
+        except DeviceError:
+            return False
+        return True
+
+    def __enter__(self) -> Camera:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _cv2() -> ModuleType:
+    import cv2
+
+    return cv2
+
+
+# -- files --------------------------------------------------------------------------------
+
+
+class Pacer:
+    """Spaces reads 1/fps apart on a monotonic clock (no drift: targets are start + n/fps)."""
+
+    def __init__(self, fps: float, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.fps, self._clock, self._sleep = fps, clock, sleep
+        self._start: float | None = None
+        self._count = 0
+
+    def wait(self) -> float:
+        """Sleep until the next frame is due; returns the time it is taken at."""
+        now = self._clock()
+        if self.fps <= 0:
+            return now
+        if self._start is None:
+            self._start = now
+        due = self._start + self._count / self.fps
+        self._count += 1
+        if due > now:
+            self._sleep(due - now)
+            return due
+        return now
+
+
+class FileSource(Camera):
+    """Frames from a folder (file-name order) or a video file, as a camera would deliver them."""
+
+    def __init__(self, path: Path, start_frame: int = 0, fps: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+        if start_frame < 0:
+            raise DeviceError(f"--start-frame {start_frame}: must be 0 or more")
+        self.path, self.start_frame = path, start_frame
+        self.name = f"file source {path}"
+        self._pacer = Pacer(fps, clock, sleep)
+        self._files: Sequence[Path] | None = None
+        self._video: Any = None
+        self._next = start_frame
+        self._opened = False
+
+    def open(self) -> None:
+        if self._opened:
+            return
+        if self.path.is_dir():
+            self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not self._files:
+                raise DeviceError(f"{self.path}: no frames here (expected {', '.join(sorted(IMAGE_SUFFIXES))} files)")
+        elif self.path.is_file():
+            self._video = self._open_video()
+        else:
+            raise DeviceError(f"{self.path}: no such folder of frames or video file")
+        self._next = self.start_frame
+        self._opened = True
+
+    def _open_video(self) -> Any:
+        cv2 = _cv2()
+        video = cv2.VideoCapture(str(self.path))
+        if not video.isOpened():
+            raise DeviceError(f"{self.path}: not a video OpenCV can read")
+        for _ in range(self.start_frame):  # grab, not seek: seeking is inexact for many codecs
+            if not video.grab():
+                break
+        return video
+
+    def read(self) -> Frame | None:
+        if not self._opened:
+            raise DeviceError(f"{self.path}: read before open")
+        image = self._read_image() if self._files is not None else self._read_video()
+        if image is None:
+            return None
+        at = self._pacer.wait()
+        frame = Frame(self._next, image, at)
+        self._next += 1
+        return frame
+
+    def _read_image(self) -> np.ndarray | None:
+        assert self._files is not None
+        if self._next >= len(self._files):
+            return None
+        path = self._files[self._next]
+        image = _cv2().imread(str(path), _cv2().IMREAD_COLOR)
+        if image is None:
+            raise FrameError(f"{path}: not an image OpenCV can read")
+        return image  # type: ignore[no-any-return]
+
+    def _read_video(self) -> np.ndarray | None:
+        ok, image = self._video.read()
+        return image if ok else None
+
+    def close(self) -> None:
+        if self._video is not None:
+            self._video.release()
+        self._video, self._files, self._opened = None, None, False
+
+    def recover(self) -> bool:
+        return True  # files do not vanish; nothing to reach again
+
+
+# -- USB webcams ---------------------------------------------------------------------------
+
+
+def v4l2_device(device: str) -> str | int:
+    """"" -> 0, "2" -> 2, "/dev/video2" stays a path (OpenCV opens both)."""
+    if not device:
+        return 0
+    return int(device) if device.isdigit() else device
+
+
+class V4L2Source(Camera):
+    """A UVC webcam through cv2.VideoCapture(CAP_V4L2); one-frame buffer so frames are never stale."""
+
+    def __init__(self, device: str = "", resolution: tuple[int, int] = (1920, 1080), fps: float = 10.0,
+                 capture: Callable[..., Any] | None = None) -> None:
+        self.device = v4l2_device(device)
+        self.resolution, self.fps = resolution, fps
+        self.name = f"V4L2 camera {self.device}"
+        self._capture_factory = capture
+        self._capture: Any = None
+        self._count = 0
+
+    def open(self) -> None:
+        if self._capture is not None:
+            return
+        cv2 = _cv2()
+        factory = self._capture_factory or cv2.VideoCapture
+        capture = factory(self.device, cv2.CAP_V4L2)
+        if not capture.isOpened():
+            capture.release()
+            raise DeviceError(f"{self.name}: cannot open it (plugged in? in the video group? "
+                              "v4l2-ctl --list-devices lists cameras)")
+        # MJPG first: most webcams give their full size only compressed over USB 2.
+        capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.resolution[0])
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.resolution[1])
+        if self.fps > 0:
+            capture.set(cv2.CAP_PROP_FPS, self.fps)
+        capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the V4L backend honours it: no queue of old frames
+        self._capture = capture
+
+    def read(self) -> Frame | None:
+        if self._capture is None:
+            raise CameraLost(f"{self.name}: not open")
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            raise CameraLost(f"{self.name}: no frame (unplugged?)")
+        frame = Frame(self._count, image, time.monotonic())
+        self._count += 1
+        return frame
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+# -- Camera Module 3 ----------------------------------------------------------------------
+
+PICAMERA2_MISSING = ("picamera2 is not installed or not visible: sudo apt install -y --no-install-recommends "
+                     "python3-picamera2, and make the venv with --system-site-packages")
+
+
+def import_picamera2() -> ModuleType:
+    try:
+        return importlib.import_module("picamera2")
+    except ImportError as error:
+        raise DeviceError(f"{PICAMERA2_MISSING} ({error})") from None
+
+
+class Picamera2Source(Camera):
+    """The CSI camera through picamera2: full-size RGB888 (BGR in numpy order), manual or one-shot focus."""
+
+    def __init__(self, camera_number: int = 0, resolution: tuple[int, int] = (4608, 2592), fps: float = 10.0,
+                 focus: float | str = "auto", timeout_s: float = 5.0,
+                 loader: Callable[[], ModuleType] = import_picamera2) -> None:
+        self.camera_number, self.resolution, self.fps, self.focus = camera_number, resolution, fps, focus
+        self.timeout_s = timeout_s
+        self.name = f"picamera2 camera {camera_number}"
+        self._loader = loader
+        self._camera: Any = None
+        self._count = 0
+
+    def open(self) -> None:
+        if self._camera is not None:
+            return
+        module = self._loader()
+        try:
+            camera = module.Picamera2(self.camera_number)
+        except (IndexError, RuntimeError, OSError) as error:
+            raise DeviceError(f"{self.name}: not found or busy ({error}); rpicam-hello --list-cameras "
+                              "lists cameras, and only one program may use a camera") from None
+        try:
+            camera.configure(self._configuration(camera))
+            camera.start()
+            self._focus(camera)
+        except Exception as error:  # libcamera raises plain RuntimeErrors of many kinds
+            camera.close()
+            raise DeviceError(f"{self.name}: cannot start it ({error})") from None
+        self._camera = camera
+
+    def _configuration(self, camera: Any) -> Any:
+        controls: dict[str, Any] = {}
+        if self.fps > 0:
+            frame_us = int(1_000_000 / self.fps)
+            controls["FrameDurationLimits"] = (frame_us, frame_us)
+        # Two buffers of 36 MB at full size keep memory in bounds; queue=False so
+        # every read waits for a frame taken after it was asked for (never stale).
+        return camera.create_video_configuration(
+            main={"size": self.resolution, "format": "RGB888"}, buffer_count=2, queue=False, controls=controls)
+
+    def _focus(self, camera: Any) -> None:
+        if "AfMode" not in camera.camera_controls:
+            return  # fixed-focus camera
+        controls = importlib.import_module("libcamera").controls  # apt, beside picamera2
+
+        if self.focus == "auto":
+            # One sweep now, then Manual: the lens stays where the sweep left it,
+            # so hands moving over the mat never make it hunt.
+            camera.set_controls({"AfMode": controls.AfModeEnum.Auto})
+            camera.autofocus_cycle()
+            camera.set_controls({"AfMode": controls.AfModeEnum.Manual})
+        else:
+            camera.set_controls({"AfMode": controls.AfModeEnum.Manual, "LensPosition": float(self.focus)})
+
+    def read(self) -> Frame | None:
+        if self._camera is None:
+            raise CameraLost(f"{self.name}: not open")
+        try:
+            # Dispatch, then wait with a timeout: a plain capture blocks forever
+            # when the ribbon cable comes out.
+            job = self._camera.capture_array("main", wait=False)
+            image = self._camera.wait(job, timeout=self.timeout_s)
+        except Exception as error:  # a timeout or a dead pipeline: the cable may be out
+            raise CameraLost(f"{self.name}: no frame within {self.timeout_s:g} s ({error})") from None
+        frame = Frame(self._count, image, time.monotonic())
+        self._count += 1
+        return frame
+
+    def close(self) -> None:
+        if self._camera is not None:
+            camera, self._camera = self._camera, None
+            with contextlib.suppress(Exception):  # closing a camera that died: nothing more to do
+                camera.close()
+
+
+# -- tests ---------------------------------------------------------------------------------
+
+
+class FlakySource(Camera):
+    """Wraps a source: frames in ``drop`` never arrive, frames in a ``lost`` range raise CameraLost.
+
+    Indices are those of the wrapped source. While lost, each read still
+    uses up one wrapped frame, as time goes on at the table while the camera
+    is away; after the range, frames arrive again ("the camera came back").
+    """
+
+    def __init__(self, inner: Camera, drop: Collection[int] = (), lost: Sequence[range] = ()) -> None:
+        self.inner, self.drop, self.lost = inner, frozenset(drop), tuple(lost)
+        self.name = f"flaky {inner}"
+        self.recoveries = 0
+
+    def open(self) -> None:
+        self.inner.open()
+
+    def read(self) -> Frame | None:
+        while True:
+            frame = self.inner.read()
+            if frame is None:
+                return None
+            if any(frame.index in window for window in self.lost):
+                raise CameraLost(f"{self.name}: camera lost at frame {frame.index}")
+            if frame.index not in self.drop:
+                return frame
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def recover(self) -> bool:
+        self.recoveries += 1
+        return True
+
+
+# -- choosing -------------------------------------------------------------------------------
+
+
+def make_camera(settings: CameraSettings) -> Camera:
+    """The source the configuration names (not yet opened)."""
+    if settings.source == "path":
+        return FileSource(Path(settings.device), settings.start_frame, settings.fps)
+    if settings.source == "v4l2":
+        return V4L2Source(settings.device, settings.resolution, settings.fps)
+    return Picamera2Source(int(settings.device or "0"), settings.resolution, settings.fps, settings.focus)

@@ -1,0 +1,128 @@
+"""``companion games list|show|export``: the journal of past and running games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.app.journal import GameInfo, Journal, JournaledGame
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("games", help="list, show and export the games in the journal")
+    commands = parser.add_subparsers(dest="games_command", metavar="COMMAND", required=True)
+
+    listing = commands.add_parser("list", help="every game in the journal, oldest first")
+    _common(listing)
+    listing.set_defaults(func=run_list)
+
+    show = commands.add_parser("show", help="one game: its record and where it stands (default: the latest)")
+    _common(show)
+    show.add_argument("game", nargs="?", type=int, help="game id from `games list` (default: the latest)")
+    show.set_defaults(func=run_show)
+
+    export = commands.add_parser("export", help="write a game as a mandala-record/1 file")
+    _common(export, json_flag=False)
+    export.add_argument("game", nargs="?", type=int, help="game id from `games list` (default: the latest)")
+    export.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    export.set_defaults(func=run_export)
+
+
+def _common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
+    parser.add_argument("--state-dir", type=Path,
+                        help="folder of the journal (default: state_dir of the configuration)")
+    parser.add_argument("--config", type=Path, help="configuration file (default /etc/mandala-companion/config.toml)")
+    if json_flag:
+        parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def _open(args: argparse.Namespace) -> Journal:
+    from companion.app.config import load_config
+    from companion.app.journal import Journal
+
+    state_dir = args.state_dir if args.state_dir is not None else load_config(args.config).state_dir
+    return Journal.open(state_dir, create=False)
+
+
+def _chosen(journal: Journal, game_id: int | None) -> JournaledGame:
+    from companion.errors import JournalError
+
+    if game_id is not None:
+        return journal.game(game_id)
+    latest = journal.latest()
+    if latest is None:
+        raise JournalError(f"{journal.path}: no games yet")
+    return latest
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from companion.errors import JournalError
+
+    try:
+        journal = _open(args)
+    except JournalError as error:
+        if "no journal here" not in str(error):
+            raise
+        games: list[GameInfo] = []
+    else:
+        with journal:
+            games = journal.games()
+    if args.json:
+        print(json.dumps({"games": [_info_json(game) for game in games]}))
+        return 0
+    if not games:
+        print("no games yet", file=sys.stderr)
+    for game in games:
+        print(describe(game))
+    return 0
+
+
+def _info_json(game: GameInfo) -> dict[str, Any]:
+    return {"id": game.id, "started": game.started, "first_player": game.first_player,
+            "finished": game.finished, "entries": game.entries, "result": game.result}
+
+
+def describe(game: GameInfo) -> str:
+    if game.running:
+        state = "running"
+    elif game.result and game.result.get("winner"):
+        scores = game.result.get("scores", {})
+        state = f"winner {game.result['winner']} ({scores.get('p1')}-{scores.get('p2')})"
+    else:
+        state = "stopped"
+    return f"{game.id:>4}  {game.started[:19].replace('T', ' ')}  {game.entries:>4} entries  {state}"
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from companion.cli.engine_cmds import describe_final
+
+    with _open(args) as journal:
+        game = _chosen(journal, args.game)
+        record = game.record()
+        if args.json:
+            print(json.dumps({"record": record, "final": game.final()}))
+            return 0
+        print(describe(game.info))
+        for number, line in enumerate(record[1:], start=2):
+            print(f"  {number:>4}  {line}")
+        for entry in game.entries:
+            if entry.kind == "warning":
+                print(f"  warning at frame {entry.frame}: {entry.line}")
+        print(describe_final(game.rebuild()))
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    with _open(args) as journal:
+        game = _chosen(journal, args.game)
+        text = "\n".join(game.record()) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}: game {game.info.id}, {len(game.record()) - 1} events", file=sys.stderr)
+    return 0

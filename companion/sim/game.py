@@ -1,0 +1,393 @@
+"""Whole simulated games on the table: what a camera would see from the first deal to the reveal.
+
+:func:`script_game` turns a finished full-information game of the rules
+engine into a timeline of *shots*, each a still scene (the cards on the mat
+and maybe a hand over it) held for some time, as two players would lay the
+cards: fans in the mountains and fields with every corner code in view, one
+card per river space, fanned discards on a pile that covers what lay there,
+face-down cups, field cards swept onto the discard pile, the cups turned up
+in the reveal areas a few cards at a time. Along the way a hand now and then
+rests over the table, and some plays start with an illegal card that the
+player takes back (an *injection*, which the tracker should warn about).
+
+The same script feeds the tracker directly, as ideal camera observations
+(:func:`script_observations`), or through rendered frames and the vision
+pipeline.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from companion.engine import (
+    Claim,
+    Discard,
+    Event,
+    FieldPlay,
+    Game,
+    MountainPlay,
+    Phase,
+    Refill,
+    card_name,
+    color_of,
+    parse_card,
+)
+from companion.engine.cards import Card
+from companion.engine.game import CUPS, DECK, DISCARD, HANDS, RIVERS, UNSEEN
+from companion.markers.codes import sticker_offset_mm
+from companion.sim.scene import PlacedCard, SceneOptions, arm_polygon, scene_truth
+from companion.tracker import zones
+from companion.vision.layout import Layout, Point
+from companion.vision.observation import BoardStatus, CardObservation, FrameObservation
+
+FAN_STEP_MM = 25.0
+"""Distance between fanned cards: the next card leaves the previous one's corner code in view."""
+ROW_STEP_MM = 30.0
+PILE_COLUMN_MM = 38.0
+PILE_ROW_MM = 24.0
+EDGE_MM = 12.0
+"""Sticker centre to zone edge in a fan."""
+REVEAL_BATCH = 6
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How long each part of a move takes at the table, in seconds."""
+
+    reach_s: float = 0.4
+    """A hand over the zone before the cards land."""
+    place_s: float = 0.3
+    """Cards down, the hand still over them."""
+    still_s: float = 1.8
+    """The table at rest after a move: more than the tracker's settle time."""
+    last_claim_s: float = 4.5
+    """Rest after the claim that empties a mountain (nothing left in it to show it is not covered)."""
+    linger_s: float = 2.5
+    """A hand resting over the table for a while."""
+    injected_s: float = 2.4
+    """An illegal card lies on the table before its player takes it back."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A still scene held for a while."""
+
+    cards: tuple[PlacedCard, ...]
+    hand: tuple[Point, ...] | None
+    seconds: float
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Injection:
+    """An illegal placement, taken back: the tracker should warn about ``card_id`` in ``zone``."""
+
+    card_id: str
+    zone: str
+    start_s: float
+    end_s: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameScript:
+    game: Game
+    shots: tuple[Shot, ...]
+    injections: tuple[Injection, ...] = ()
+
+    @property
+    def duration_s(self) -> float:
+        return sum(shot.seconds for shot in self.shots)
+
+    def frame_shots(self, fps: float) -> list[int]:
+        """The shot shown in each frame at ``fps``."""
+        frames: list[int] = []
+        elapsed = 0.0
+        for index, shot in enumerate(self.shots):
+            elapsed += shot.seconds
+            frames += [index] * (round(elapsed * fps) - len(frames))
+        return frames
+
+
+@dataclass
+class _Zone:
+    slot: int = 0
+
+
+@dataclass
+class _Table:
+    """The physical table while a script is written: cards in drawing order, fan slots per zone."""
+
+    layout: Layout
+    rng: random.Random
+    cards: dict[str, PlacedCard] = field(default_factory=dict)
+    where: dict[str, str] = field(default_factory=dict)
+    slots: dict[str, int] = field(default_factory=dict)
+
+    def snapshot(self) -> tuple[PlacedCard, ...]:
+        return tuple(self.cards.values())
+
+    def remove(self, card_id: str) -> None:
+        self.cards.pop(card_id, None)
+        zone = self.where.pop(card_id, None)
+        if zone is not None and not any(z == zone for z in self.where.values()):
+            self.slots.pop(zone, None)  # an emptied zone is filled from its start again
+
+    def put(self, card_id: str, zone: str, center: Point, rotation: float, face_up: bool = True) -> None:
+        self.remove(card_id)
+        jitter = (self.rng.uniform(-0.7, 0.7), self.rng.uniform(-0.7, 0.7))
+        placed = PlacedCard(card_id, (center[0] + jitter[0], center[1] + jitter[1]),
+                            (rotation + self.rng.uniform(-1.5, 1.5)) % 360.0, face_up)
+        self.cards[card_id] = placed
+        self.where[card_id] = zone
+
+    def fan(self, card_id: str, zone: str) -> None:
+        """The next place in a fan: rows along the zone, each card's corner code left in view."""
+        x0, y0, x1, y1 = self._bounds(zone)
+        per_row = max(1, int((x1 - x0 - 2 * EDGE_MM) // FAN_STEP_MM) + 1)
+        slot = self.slots.get(zone, 0)
+        self.slots[zone] = slot + 1
+        row, column = divmod(slot, per_row)
+        upside_down = zone.endswith("p2") or zone.startswith("p2")
+        if upside_down:  # player 2 lays cards facing them: sticker at the card's far corner
+            sticker = (x1 - EDGE_MM - column * FAN_STEP_MM, y1 - EDGE_MM - row * ROW_STEP_MM)
+        else:
+            sticker = (x0 + EDGE_MM + column * FAN_STEP_MM, y0 + EDGE_MM + row * ROW_STEP_MM)
+        self.put(card_id, zone, self._center_for(sticker, upside_down), 180.0 if upside_down else 0.0)
+
+    def pile(self, cards: Sequence[str], zone: str) -> None:
+        """A batch laid on a pile, in columns, every code in view; it covers what lay there."""
+        x0, y0, x1, y1 = self._bounds(zone)
+        per_column = max(1, int((y1 - y0 - 2 * EDGE_MM) // PILE_ROW_MM) + 1)
+        columns = (len(cards) + per_column - 1) // per_column
+        rows = min(len(cards), per_column)
+        width = EDGE_MM * 2 + (columns - 1) * PILE_COLUMN_MM
+        height = EDGE_MM * 2 + (rows - 1) * PILE_ROW_MM
+        left = self.rng.uniform(x0, max(x0, x1 - width))
+        top = self.rng.uniform(y0, max(y0, y1 - height))
+        for index, card_id in enumerate(cards):
+            column, row = divmod(index, per_column)
+            sticker = (left + EDGE_MM + column * PILE_COLUMN_MM, top + EDGE_MM + row * PILE_ROW_MM)
+            self.put(card_id, zone, self._center_for(sticker, False), 0.0)
+
+    def river(self, card_id: str, zone: str) -> None:
+        x, y = self.layout.zone_center(zone)
+        self.put(card_id, zone, (x, y), 180.0 if zone.startswith("p2") else 0.0)
+
+    def face_down(self, card_id: str, zone: str) -> None:
+        x, y = self.layout.zone_center(zone)
+        self.put(card_id, zone, (x, y), 0.0, face_up=False)
+
+    def _center_for(self, sticker: Point, upside_down: bool) -> Point:
+        dx, dy = sticker_offset_mm(self.layout.card_mm, self.layout.sticker_mm)
+        if upside_down:
+            dx, dy = -dx, -dy
+        return sticker[0] - dx, sticker[1] - dy
+
+    def _bounds(self, zone: str) -> tuple[float, float, float, float]:
+        xs = [x for x, _ in self.layout.zones[zone]]
+        ys = [y for _, y in self.layout.zones[zone]]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+class _Writer:
+    """Walks through a game's events and writes the shots a camera would see."""
+
+    def __init__(self, game: Game, layout: Layout, rng: random.Random, timing: Timing,
+                 inject_p: float, linger_p: float) -> None:
+        self.final = game
+        self.layout = layout
+        self.rng = rng
+        self.timing = timing
+        self.inject_p = inject_p
+        self.linger_p = linger_p
+        self.table = _Table(layout, rng)
+        self.shots: list[Shot] = []
+        self.injections: list[Injection] = []
+        self.game = Game.from_snapshot(game.base)
+
+    @property
+    def now(self) -> float:
+        return sum(shot.seconds for shot in self.shots)
+
+    def write(self) -> GameScript:
+        self._shot(None, self.timing.still_s, "empty mat")
+        for mandala in (0, 1):
+            for card in self.game.mountain(mandala):
+                self.table.fan(card_name(card), zones.mountain(mandala))
+        self._shot(None, self.timing.still_s, "deal")
+        for event, _ in self.final.stack:
+            if self.rng.random() < self.linger_p:
+                self._linger()
+            if self.game.phase is Phase.PLAY and self.rng.random() < self.inject_p:
+                self._inject()
+            self._move(event)
+        self._reveal()
+        return GameScript(self.final, tuple(self.shots), tuple(self.injections))
+
+    # -- shots
+
+    def _shot(self, hand: tuple[Point, ...] | None, seconds: float, note: str) -> None:
+        self.shots.append(Shot(self.table.snapshot(), hand, seconds, note))
+
+    def _arm(self, player: int, zone: str) -> tuple[Point, ...]:
+        height = self.layout.size_mm[1]
+        tip = self.layout.zone_center(zone)
+        start = (tip[0] + self.rng.uniform(-60, 60), height + 150.0 if player == 0 else -150.0)
+        return arm_polygon(start, tip, self.rng.uniform(70.0, 90.0))
+
+    def _gesture(self, player: int, zone: str, change: Callable[[], object], note: str,
+                 still_s: float | None = None, forget: bool = True) -> None:
+        """A hand reaches over ``zone``, the change happens under it, the hand leaves, the table rests.
+
+        With ``forget`` the cards the rules took off the table (a discard pile reshuffled into
+        the deck to draw) go at the same time.
+        """
+        arm = self._arm(player, zone)
+        self._shot(arm, self.timing.reach_s, note)
+        change()
+        if forget:
+            self._forget_hidden()
+        self._shot(arm, self.timing.place_s, note)
+        self._shot(None, self.timing.still_s if still_s is None else still_s, note)
+
+    def _linger(self) -> None:
+        zone = self.rng.choice([z for z in self.layout.zones if z not in ("deck",)])
+        self._shot(self._arm(self.rng.randrange(2), zone), self.timing.linger_s, f"hand lingers over {zone}")
+
+    # -- events
+
+    def _move(self, event: Event) -> None:
+        before = self.game.copy()
+        self.game.push(event, force=True)
+        if isinstance(event, MountainPlay):
+            zone = zones.mountain(event.mandala)
+            self._gesture(event.player, zone, lambda: self.table.fan(card_name(event.cards[0]), zone), str(event))
+        elif isinstance(event, FieldPlay):
+            zone = zones.field(event.mandala, event.field_owner)
+            self._gesture(event.player, zone, lambda: [self.table.fan(card_name(c), zone) for c in event.cards],
+                          str(event))
+        elif isinstance(event, Discard):
+            # The discarded cards lie on the pile for a moment even when the deck is empty and
+            # the pile, with them, is shuffled into a new deck to draw from right after.
+            names = [card_name(c) for c in event.cards]
+            self._gesture(event.player, zones.DISCARD_ZONE,
+                          lambda: self.table.pile(names, zones.DISCARD_ZONE), str(event), forget=False)
+            if any(self.game.location(parse_card(n)) != DISCARD for n in self.table.where):
+                self._gesture(event.player, zones.DISCARD_ZONE, lambda: None, "reshuffle")
+        elif isinstance(event, Claim):
+            self._claim(event, before)
+        elif isinstance(event, Refill):
+            zone = zones.mountain(event.mandala)
+            self._gesture(before.turn, zone, lambda: [self.table.fan(card_name(c), zone) for c in event.cards],
+                          str(event))
+
+    def _claim(self, event: Claim, before: Game) -> None:
+        mandala = before.destroying
+        assert mandala is not None
+        taken = [c for c in before.mountain(mandala) if color_of(c) == event.color]
+        player = event.player
+
+        def change() -> None:
+            for card in taken:
+                where = self.game.location(card)
+                name = card_name(card)
+                if where == RIVERS[player]:
+                    self.table.river(name, zones.river(player, self.game.river(player).index(card) + 1))
+                elif where == CUPS[player]:
+                    self.table.face_down(name, zones.cup(player))
+                else:
+                    self.table.remove(name)
+            on_pile = [card_name(c) for c in taken if self.game.location(c) == DISCARD]
+            if on_pile:
+                self.table.pile(on_pile, zones.DISCARD_ZONE)
+
+        emptied = not self.game.mountain(mandala)
+        self._gesture(player, zones.mountain(mandala), change, str(event),
+                      self.timing.last_claim_s if emptied else None)
+        if self.game.phase is not Phase.CLAIM:
+            self._sweep_fields(before, mandala)
+
+    def _sweep_fields(self, before: Game, mandala: int) -> None:
+        """The destroyed mandala's fields go onto the discard pile."""
+        cards = [card_name(c) for p in (0, 1) for c in before.field(mandala, p)]
+        if cards:
+            self._gesture(before.completer or 0, zones.DISCARD_ZONE,
+                          lambda: self.table.pile(cards, zones.DISCARD_ZONE), "fields to the discard pile")
+
+    def _forget_hidden(self) -> None:
+        """Cards the rules took off the table (a reshuffle into the deck) leave it."""
+        for name in list(self.table.cards):
+            if self.game.location(parse_card(name)) in (*HANDS, DECK, UNSEEN):
+                self.table.remove(name)
+
+    # -- injected mistakes
+
+    def _inject(self) -> None:
+        player = self.game.turn
+        hand = list(self.game.hand(player))
+        self.rng.shuffle(hand)
+        for card in hand:
+            for zone, event in self._illegal_places(player, card):
+                violation = self.game.validate(event)
+                if violation is None:
+                    continue
+                name = card_name(card)
+                start = self.now
+                self._shot(self._arm(player, zone), self.timing.reach_s, f"illegal {name} in {zone}")
+                self.table.fan(name, zone)
+                self._shot(self._arm(player, zone), self.timing.place_s, f"illegal {name} in {zone}")
+                self._shot(None, self.timing.injected_s, f"illegal {name} in {zone}")
+                self.table.remove(name)
+                self.injections.append(Injection(name, zone, start, self.now, violation.reason.value))
+                self._shot(self._arm(player, zone), self.timing.reach_s, f"{name} taken back")
+                return
+
+    def _illegal_places(self, player: int, card: Card) -> list[tuple[str, Event]]:
+        places: list[tuple[str, Event]] = []
+        for mandala in (0, 1):
+            places.append((zones.mountain(mandala), MountainPlay(player, mandala, (card,))))
+            places.append((zones.field(mandala, player), FieldPlay(player, mandala, (card,))))
+        self.rng.shuffle(places)
+        return places
+
+    # -- the end
+
+    def _reveal(self) -> None:
+        """Each player turns their cup up in the reveal area, a few cards at a time."""
+        for player in (0, 1):
+            cup = [card_name(c) for c in self.game.known[CUPS[player]]]
+            self.rng.shuffle(cup)
+            zone = zones.reveal(player)
+            for start in range(0, len(cup), REVEAL_BATCH):
+                batch = cup[start:start + REVEAL_BATCH]
+                for name in batch:
+                    self.table.remove(name)
+                self._gesture(player, zone, lambda b=batch, z=zone: self.table.pile(b, z), f"reveal {batch}")
+
+
+def script_game(game: Game, layout: Layout, seed: int = 0, timing: Timing = Timing(),
+                inject_p: float = 0.06, linger_p: float = 0.05) -> GameScript:
+    """The shots of a whole finished game, with injected illegal placements and lingering hands."""
+    if not game.is_over:
+        raise ValueError("script_game needs a finished game")
+    return _Writer(game, layout, random.Random(seed), timing, inject_p, linger_p).write()
+
+
+def script_observations(script: GameScript, layout: Layout, fps: float, miss_p: float = 0.01,
+                        options: SceneOptions | None = None, seed: int = 0) -> Iterator[FrameObservation]:
+    """Ideal camera observations of each frame: every fully visible code, a few missed at random."""
+    rng = random.Random(seed)
+    options = options or SceneOptions()
+    seen: dict[int, tuple[CardObservation, ...]] = {}
+    board = BoardStatus(True, tuple(f.id for f in layout.fiducials))
+    for shot_index in script.frame_shots(fps):
+        if shot_index not in seen:
+            shot = script.shots[shot_index]
+            truth = scene_truth(layout, shot.cards, replace(options, hand=shot.hand))
+            seen[shot_index] = tuple(CardObservation(t.card_id, t.center_mm, t.zone, 1.0)
+                                     for t in truth if t.visible and t.zone is not None)
+        cards = tuple(c for c in seen[shot_index] if rng.random() >= miss_p)
+        yield FrameObservation(board, cards)

@@ -1,0 +1,110 @@
+"""From frame pixels to mat millimetres on a cloth that does not lie flat.
+
+One homography is fitted to the corners of every visible fiducial (least
+squares, so no single marker dominates). Because the mat is a creased cloth,
+the homography leaves residuals of a few millimetres that vary over the mat;
+each fiducial measures the residual where it lies, and a point between them
+gets the inverse-distance-weighted blend of those residuals (Shepard
+interpolation). Exact at every fiducial, smooth in between, equal to the
+plain homography when the cloth is flat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.fiducials import FiducialSighting
+
+Point = tuple[float, float]
+
+# Below this distance (mm) a fiducial's own residual dominates; it keeps the
+# weights finite on top of a marker.
+_SMOOTHING_MM = 20.0
+# A fit whose fiducial corners land further off than this (mm) is not the mat:
+# a misdetected marker or a layout that does not match the table.
+MAX_RESIDUAL_MM = 10.0
+
+
+@dataclass(frozen=True)
+class FiducialPlace:
+    """Where a fiducial lies on the mat, from the layout."""
+
+    id: int
+    center_mm: Point
+    size_mm: float
+
+    def corners_mm(self) -> np.ndarray:
+        cx, cy = self.center_mm
+        h = self.size_mm / 2.0
+        return np.array([(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)])
+
+
+class MappingError(ValueError):
+    """The fiducials seen do not give a usable mapping (reason in the message)."""
+
+
+class MatMapping:
+    """Frame pixels <-> mat millimetres, corrected locally between fiducials."""
+
+    def __init__(
+        self,
+        sightings: Mapping[int, FiducialSighting],
+        places: Mapping[int, FiducialPlace],
+    ) -> None:
+        ids = sorted(set(sightings) & set(places))
+        if len(ids) < 3:
+            raise MappingError(f"{len(ids)} fiducials usable, at least 3 needed")
+        image = np.vstack([np.array(sightings[i].corners) for i in ids])
+        mat = np.vstack([places[i].corners_mm() for i in ids])
+        homography, _ = cv2.findHomography(image, mat, 0)
+        if homography is None or abs(np.linalg.det(homography)) < 1e-12:
+            raise MappingError("fiducials are degenerate (in a line or on top of each other)")
+        self.homography = homography
+        self.inverse = np.linalg.inv(homography)
+        residuals = (mat - _apply(homography, image)).reshape(len(ids), 4, 2)
+        self.worst_residual_mm = float(np.max(np.linalg.norm(residuals, axis=2)))
+        if self.worst_residual_mm > MAX_RESIDUAL_MM:
+            raise MappingError(
+                f"fiducials disagree by {self.worst_residual_mm:.0f} mm: misplaced marker or wrong layout"
+            )
+        self._anchors_mm = np.array([places[i].center_mm for i in ids], dtype=np.float64)
+        self._offsets_mm = residuals.mean(axis=1)
+        self.fiducial_ids = tuple(ids)
+
+    def image_to_mat(self, points: Sequence[Point] | np.ndarray) -> np.ndarray:
+        """(N, 2) frame pixels -> (N, 2) mat millimetres."""
+        flat = _apply(self.homography, np.asarray(points, dtype=np.float64).reshape(-1, 2))
+        corrected: np.ndarray = flat + self._correction(flat)
+        return corrected
+
+    def mat_to_image(self, points: Sequence[Point] | np.ndarray) -> np.ndarray:
+        """(N, 2) mat millimetres -> (N, 2) frame pixels (inverse of image_to_mat)."""
+        target = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        flat = target.copy()
+        for _ in range(4):  # fixed point of flat + correction(flat) = target; converges fast
+            flat = target - self._correction(flat)
+        return _apply(self.inverse, flat)
+
+    def px_per_mm(self, at_mm: Point) -> float:
+        """Image scale (pixels per millimetre) around a mat point."""
+        x, y = at_mm
+        pts = self.mat_to_image([(x, y), (x + 10.0, y), (x, y + 10.0)])
+        (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
+        return float(np.sqrt(abs(ax * by - ay * bx))) / 10.0
+
+    def _correction(self, flat_mm: np.ndarray) -> np.ndarray:
+        diff = flat_mm[:, None, :] - self._anchors_mm[None, :, :]
+        weights = 1.0 / (np.sum(diff * diff, axis=2) + _SMOOTHING_MM**2)
+        weights /= weights.sum(axis=1, keepdims=True)
+        blended: np.ndarray = weights @ self._offsets_mm
+        return blended
+
+
+def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    if len(points) == 0:
+        return points.reshape(0, 2)
+    return cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)

@@ -1,0 +1,76 @@
+"""What vision hands to the tracker: small immutable values, one line each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class CardObservation:
+    """One sticker read in a frame.
+
+    ``center_mm`` is the centre of the sticker on the mat; ``zone`` the layout
+    zone containing it (None: outside every zone). ``confidence`` is 1.0 for a
+    sticker decoded this frame well inside its zone and drops towards 0 near a
+    zone border (where a creased mat could tip it over) and for reads carried
+    over from earlier frames.
+    """
+
+    card_id: str
+    center_mm: Point
+    zone: str | None
+    confidence: float
+
+    def __str__(self) -> str:
+        x, y = self.center_mm
+        return f"{self.card_id}@{self.zone or '-'}({x:.1f},{y:.1f}) c={self.confidence:.2f}"
+
+
+@dataclass(frozen=True)
+class BoardStatus:
+    """Whether the playmat was located.
+
+    ``fiducials`` lists the ids seen in this frame; ``homography_age`` counts
+    frames since every fiducial of the layout was last seen (0: all seen now),
+    so a hand over a marker shows as a growing age while the mapping is kept.
+    """
+
+    found: bool
+    fiducials: tuple[int, ...]
+    homography_age: int = 0
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Region:
+    """An axis-aligned box in frame pixels: x, y, width, height."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class FrameObservation:
+    """Everything one frame told: board, cards, anomalies and stage times.
+
+    ``duplicates`` names card ids read at two places at once: both reads are in
+    ``cards``, because only the people at the table know which one is real.
+    ``changed_regions`` are the frame areas that were decoded again.
+    """
+
+    board: BoardStatus
+    cards: tuple[CardObservation, ...] = ()
+    duplicates: tuple[str, ...] = ()
+    foreign_codes: int = 0
+    changed_regions: tuple[Region, ...] = ()
+    timings_ms: Mapping[str, float] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        board = "board" if self.board.found else f"no board ({self.board.reason})"
+        cards = " ".join(str(card) for card in self.cards)
+        return f"{board}; {len(self.cards)} cards: {cards}; foreign={self.foreign_codes}"

@@ -1,0 +1,165 @@
+"""``companion doctor`` here (no hardware) and on a pretend Pi made of files in a temporary /dev."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+from typing import ClassVar
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.app import doctor
+from companion.app.config import parse_config
+from companion.app.doctor import Finding, Machine, report, run_checks
+from companion.cli import main
+
+
+def config_file(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(f'state_dir = "{tmp_path / "state"}"\n{body}', encoding="utf-8")
+    return path
+
+
+def pretend_pi(tmp_path: Path) -> Path:
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    for name in ("i2c-1", "gpiochip0", "video0"):
+        (dev / name).write_text("")
+    return dev
+
+
+def by_area(findings: list[Finding], area: str) -> list[Finding]:
+    return [f for f in findings if f.area == area]
+
+
+def test_here_without_hardware_every_problem_has_a_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["doctor", "--no-input", "--config", str(config_file(tmp_path, ""))])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "FAIL  camera    picamera2 cannot be imported" in out
+    assert "fix: sudo apt install -y --no-install-recommends python3-picamera2" in out
+    assert "--system-site-packages" in out
+    assert out.rstrip().endswith("fix them with the commands above")
+
+
+def test_a_pretend_pi_with_everything_in_place_is_all_good(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    path = config_file(tmp_path, f'[camera]\nsource = "path"\ndevice = "{frames}"\n')
+    (tmp_path / "state").mkdir()
+    probed: list[tuple[int, int]] = []
+
+    def probe(port: int, address: int) -> bool:
+        probed.append((port, address))
+        return True
+
+    findings = run_checks(path, Machine(dev=pretend_pi(tmp_path), i2c_probe=probe))
+    text, status = report(findings)
+    assert status == 0, text
+    assert probed == [(1, 0x3C)]
+    assert "ok    display   ssd1306 answers at 0x3c on" in text
+    assert by_area(findings, "buttons")[0].message.startswith("1 GPIO chip(s); buttons A GPIO17, B GPIO27, C GPIO22")
+
+
+def test_a_silent_panel_names_the_wiring_and_the_other_address(tmp_path: Path) -> None:
+    machine = Machine(dev=pretend_pi(tmp_path), i2c_probe=lambda port, address: False)
+    [finding] = doctor.check_display(parse_config({}), machine)
+    assert finding.status == "fail" and "nothing answers at 0x3c" in finding.message
+    assert "SDA to pin 3" in finding.fix and 'i2c_address = "0x3d"' in finding.fix
+
+
+def test_i2c_off_and_unprobable(tmp_path: Path) -> None:
+    [off] = doctor.check_display(parse_config({}), Machine(dev=tmp_path))
+    assert off.status == "fail" and off.fix.startswith("sudo raspi-config nonint do_i2c 0")
+    [unknown] = doctor.check_display(parse_config({}), Machine(dev=pretend_pi(tmp_path),
+                                                               i2c_probe=lambda port, address: None))
+    assert unknown.status == "warn" and "i2cdetect -y 1" in unknown.fix
+    [none] = doctor.check_display(parse_config({"display": {"display": "none"}}), Machine(dev=tmp_path))
+    assert none.status == "ok"
+
+
+def test_a_broken_config_is_reported_and_the_rest_still_runs(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[camera]\nfps = = 2\n")
+    findings = run_checks(path, Machine(dev=tmp_path))
+    assert findings[0].status == "fail" and "not valid TOML" in findings[0].message and "line 2" in findings[0].message
+    assert by_area(findings, "disk")
+
+
+def test_groups_fix_names_the_user(monkeypatch: pytest.MonkeyPatch) -> None:
+    import grp
+    import pwd
+
+    user = pwd.struct_passwd(("player", "x", 1000, 1000, "", "/home/player", "/bin/sh"))
+    monkeypatch.setattr(pwd, "getpwnam", lambda name: user)
+    monkeypatch.setattr(grp, "getgrall", lambda: [grp.struct_group(("video", "x", 44, ["player"]))])
+    monkeypatch.setattr(grp, "getgrgid", lambda gid: grp.struct_group(("player", "x", 1000, [])))
+    [finding] = doctor.check_groups(Machine(user="player"))
+    assert finding.status == "fail" and "not in i2c, gpio" in finding.message
+    assert finding.fix.endswith("sudo usermod -aG i2c,gpio player")
+
+
+def test_missing_decoder_in_use_fails_other_only_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyzbar.pyzbar", None)
+    findings = doctor.check_decoders(parse_config({}))  # zxing in use
+    assert [(f.status, f.message.split()[0]) for f in findings] == [("ok", "zxing"), ("warn", "pyzbar")]
+    findings = doctor.check_decoders(parse_config({"vision": {"decoder": "pyzbar"}}))
+    assert findings[1].status == "fail" and findings[1].fix == "sudo apt install -y libzbar0"
+
+
+def test_picamera2_present_lists_cameras_and_modes(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Picamera2:
+        sensor_modes: ClassVar = [{"size": (4608, 2592), "fps": 14.35}, {"size": (2304, 1296), "fps": 56.03}]
+
+        def __init__(self, number: int) -> None: ...
+
+        @staticmethod
+        def global_camera_info() -> list[dict[str, str]]:
+            return [{"Model": "imx708"}]
+
+        def close(self) -> None: ...
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = Picamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    findings = doctor.check_camera(parse_config({}), Machine())
+    assert [f.message for f in findings] == ["1 camera(s): imx708", "modes 4608x2592@14, 2304x1296@56"]
+
+
+def test_v4l2_camera_that_delivers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    class Capture:
+        def __init__(self, *args: object) -> None: ...
+
+        def isOpened(self) -> bool:
+            return True
+
+        def set(self, *args: object) -> bool:
+            return True
+
+        def read(self) -> tuple[bool, np.ndarray]:
+            return True, np.zeros((720, 1280, 3), np.uint8)
+
+        def release(self) -> None: ...
+
+    monkeypatch.setattr(cv2, "VideoCapture", Capture)
+    findings = doctor.check_camera(parse_config({"camera": {"source": "v4l2"}}), Machine(dev=pretend_pi(tmp_path)))
+    assert findings[0].status == "ok" and "1280x720" in findings[0].message
+
+
+def test_the_journal_is_summarised(tmp_path: Path) -> None:
+    from companion.app.journal import Journal
+    from tests.app.test_journal import a_table_game
+
+    header, _ = a_table_game()
+    with Journal.open(tmp_path) as journal:
+        journal.start_game_from_header(json.loads(header))
+    findings = doctor.check_state_dir(parse_config({"state_dir": str(tmp_path)}))
+    assert [f.message for f in findings if f.area == "journal"][-1] == "1 game(s), 1 running"
+
+
+def test_press_test_is_skipped_unless_the_person_says_yes() -> None:
+    assert doctor.press_test(parse_config({}), ask=lambda prompt: "") == []

@@ -1,0 +1,92 @@
+"""Shell scripts: shellcheck clean; install.sh's dry run shows every step and recognises what is done."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTALL = ROOT / "hardware" / "install.sh"
+SCRIPTS = [ROOT / "dev", ROOT / ".ci" / "run", *sorted(ROOT.glob("hardware/*.sh")), *sorted(ROOT.glob("systemd/*.sh"))]
+KNOWN_IN_DEV = "SC1087"  # dev line 56 "$here[dev]": the lead owns dev; the fix is "${here}[dev]"
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None,
+                    reason="shellcheck is not installed (apt-get install shellcheck)")
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: str(path.relative_to(ROOT)))
+def test_shellcheck_clean(script: Path) -> None:
+    done = subprocess.run(["shellcheck", "--format=gcc", str(script)], capture_output=True, text=True, timeout=60)
+    problems = done.stdout.strip().splitlines()
+    if script.name == "dev" and problems and all(KNOWN_IN_DEV in line for line in problems):
+        pytest.xfail(f"dev: {KNOWN_IN_DEV} (quote as \"${{here}}[dev]\"), to be fixed by dev's owner")
+    assert problems == [], "\n".join(problems)
+
+
+def dry_run(tmp_path: Path, **paths: Path) -> str:
+    env = {**os.environ, **{key: str(value) for key, value in paths.items()}}
+    done = subprocess.run(["bash", str(INSTALL), "--dry-run"], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def fresh_paths(tmp_path: Path) -> dict[str, Path]:
+    boot = tmp_path / "config.txt"
+    boot.write_text("dtparam=audio=on\n")
+    return {"PREFIX": tmp_path / "opt", "ETC_DIR": tmp_path / "etc", "UNIT_DIR": tmp_path / "units",
+            "BOOT_CONFIG": boot}
+
+
+def test_dry_run_on_a_fresh_machine_prints_every_step_and_changes_nothing(tmp_path: Path) -> None:
+    paths = fresh_paths(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    out = dry_run(tmp_path, **paths)
+    prefix = paths["PREFIX"]
+    expected = [
+        "raspi-config nonint do_i2c 0",
+        "dtparam=i2c_arm_baudrate=400000",
+        "rsync -a --delete --exclude=/.venv/ --exclude=/.git/",
+        f"python3 -m venv --system-site-packages {prefix}/.venv",
+        f"--constraint {prefix}/.pip-constraints.txt --editable {prefix}",
+        f"install -m 0644 {ROOT}/hardware/config.example.toml {paths['ETC_DIR']}/config.toml",
+        f"install -m 0644 {ROOT}/systemd/mandala-companion.service {paths['UNIT_DIR']}/mandala-companion.service",
+        "systemctl enable mandala-companion.service",
+        "systemctl restart mandala-companion.service",
+        "companion doctor --config",
+    ]
+    for command in expected:
+        assert any(line.startswith("+ ") and command in line for line in out.splitlines()), command
+    assert "numpy" in out  # the numpy pin is written
+    # Nothing changed: no folders made, the boot config untouched.
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert paths["BOOT_CONFIG"].read_text() == "dtparam=audio=on\n"
+
+
+def test_dry_run_says_ok_for_what_is_already_done(tmp_path: Path) -> None:
+    paths = fresh_paths(tmp_path)
+    paths["BOOT_CONFIG"].write_text("dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n")
+    paths["ETC_DIR"].mkdir()
+    (paths["ETC_DIR"] / "config.toml").write_text("# mine\n")
+    paths["UNIT_DIR"].mkdir()
+    shutil.copy(ROOT / "systemd" / "mandala-companion.service", paths["UNIT_DIR"])
+    paths["PREFIX"] = ROOT  # installing from the installed copy itself
+    out = dry_run(tmp_path, **paths)
+    for marker in ("ok: I2C speed already set", "ok: keeping the existing", "ok: unit file is current",
+                   "ok: running from"):
+        assert marker in out
+    changes = [line for line in out.splitlines() if line.startswith("+ ")]
+    assert not any("install -m 0644" in line or "rsync -a" in line or "baudrate" in line for line in changes)
+
+
+def test_apt_step_names_the_pi_packages() -> None:
+    text = INSTALL.read_text()
+    for package in ("python3-picamera2", "libzbar0", "i2c-tools", "python3-venv", "libgl1", "--no-install-recommends"):
+        assert package in text
+
+
+def test_unknown_option_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run(["bash", str(INSTALL), "--yes-please"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "unknown option --yes-please" in done.stderr

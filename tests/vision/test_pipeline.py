@@ -1,0 +1,196 @@
+"""The pipeline on rendered webcam frames: one behaviour per test."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.sim.scene import ForeignCode, PlacedCard, arm_polygon, random_table
+from companion.vision.decoders import DECODERS, DecodedSymbol, DecodeResult, make_decoder
+from companion.vision.layout import Layout
+from companion.vision.observation import FrameObservation
+from companion.vision.pipeline import VisionPipeline
+from tests.vision.conftest import Render, card_in
+
+
+def ids_and_zones(observation: FrameObservation) -> set[tuple[str, str | None]]:
+    return {(c.card_id, c.zone) for c in observation.cards}
+
+
+@pytest.mark.parametrize("decoder", sorted(DECODERS))
+def test_cold_scan_reads_cards_into_their_zones(layout: Layout, render: Render, decoder: str) -> None:
+    scene = render([card_in(layout, "R07", "m1.mountain", 20.0), card_in(layout, "K18", "p2.river.3", 135.0)],
+                   tilt_deg=6.0, tilt_axis_deg=30.0)
+    observation = VisionPipeline(layout, decoder).scan(scene.image)
+    assert observation.board.found
+    assert observation.board.fiducials == tuple(sorted(f.id for f in layout.fiducials))
+    assert ids_and_zones(observation) == {("R07", "m1.mountain"), ("K18", "p2.river.3")}
+    for truth in scene.truth:
+        seen = next(c for c in observation.cards if c.card_id == truth.card_id)
+        assert math.dist(seen.center_mm, truth.center_mm) < 1.5
+        assert seen.confidence == 1.0  # well inside its zone
+    assert {"fiducials", "candidates", "decode_crops", "total"} <= set(observation.timings_ms)
+
+
+def test_local_correction_beats_one_homography_on_a_creased_cloth(layout: Layout, render: Render) -> None:
+    cards = random_table(layout, np.random.default_rng(3), 50)
+    scene = render(cards, crease=3.0, seed=3)
+    pipeline = VisionPipeline(layout)
+    pipeline.scan(scene.image)
+    assert pipeline.mapping is not None
+    reads = {read.card_id: read.center for read in pipeline.reads if read.card_id}
+    truths = [t for t in scene.visible_truth() if t.card_id in reads]
+    assert len(truths) >= 10
+    image = np.array([reads[t.card_id] for t in truths])
+    truth = np.array([t.center_mm for t in truths])
+    corrected = np.linalg.norm(pipeline.mapping.image_to_mat(image) - truth, axis=1)
+    plain = np.linalg.norm(
+        cv2.perspectiveTransform(image.reshape(-1, 1, 2), pipeline.mapping.homography).reshape(-1, 2) - truth,
+        axis=1,
+    )
+    assert corrected.mean() < plain.mean()
+    assert corrected.max() < 2.5
+
+
+def test_foreign_codes_are_counted_never_cards(layout: Layout, render: Render) -> None:
+    strangers = (
+        ForeignCode("MDL-Z99", (150.0, 280.0), 32.0, 10.0),
+        ForeignCode("\x01\x02binary\xff", (520.0, 120.0), 34.0, 45.0),
+    )
+    scene = render([card_in(layout, "G03", "p1.river.1")], foreign_codes=strangers)
+    observation = VisionPipeline(layout).scan(scene.image)
+    assert ids_and_zones(observation) == {("G03", "p1.river.1")}
+    assert observation.foreign_codes == 2
+
+
+def test_the_same_card_twice_is_reported_not_guessed_away(layout: Layout, render: Render) -> None:
+    scene = render([card_in(layout, "Y05", "p1.river.2"), card_in(layout, "Y05", "p2.river.5", 90.0)])
+    observation = VisionPipeline(layout).scan(scene.image)
+    assert observation.duplicates == ("Y05",)
+    assert ids_and_zones(observation) == {("Y05", "p1.river.2"), ("Y05", "p2.river.5")}
+
+
+def test_a_card_outside_every_zone_has_no_zone(layout: Layout, render: Render) -> None:
+    # Between the left fiducial column and the zones: on the mat, in no zone.
+    outside = card_in(layout, "P01", "m1.mountain", shift=(-(layout.zone_center("m1.mountain")[0] - 24.0), 60.0))
+    scene = render([outside])
+    assert scene.truth[0].zone is None and scene.truth[0].visible
+    cards = VisionPipeline(layout).scan(scene.image).cards
+    assert [(c.card_id, c.zone) for c in cards] == [("P01", None)]
+
+
+def test_near_a_zone_border_confidence_drops(layout: Layout, render: Render) -> None:
+    x0, _ = layout.zone_center("p1.river.3")
+    border_x = max(x for x, _ in layout.zones["p1.river.3"])
+    near = card_in(layout, "O04", "p1.river.3", shift=(border_x - x0 - 1.5, 0.0))
+    seen = VisionPipeline(layout).scan(render([near]).image).cards
+    assert len(seen) == 1 and seen[0].confidence < 0.9
+
+
+def test_no_mat_in_view_means_board_not_found(layout: Layout) -> None:
+    frame = np.full((1080, 1920, 3), 128, np.uint8)
+    observation = VisionPipeline(layout).scan(frame)
+    assert not observation.board.found
+    assert "fiducials" in (observation.board.reason or "")
+    assert observation.cards == ()
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [None, "frame.png", np.zeros((0, 0, 3), np.uint8), np.zeros((100, 100), np.float32),
+     np.zeros((100, 100, 2), np.uint8)],
+    ids=["none", "str", "empty", "float", "two-channel"],
+)
+def test_a_garbage_frame_is_answered_not_raised(layout: Layout, garbage: object) -> None:
+    observation = VisionPipeline(layout).process(garbage)  # type: ignore[arg-type]
+    assert not observation.board.found
+    assert (observation.board.reason or "").startswith("unusable frame")
+
+
+def test_steady_state_keeps_what_did_not_change_and_reads_what_did(layout: Layout, render: Render) -> None:
+    first = card_in(layout, "R07", "m1.field.p2", 20.0)
+    pipeline = VisionPipeline(layout)
+    before = render([first]).image
+    assert ids_and_zones(pipeline.process(before)) == {("R07", "m1.field.p2")}
+
+    same = pipeline.process(before.copy())
+    assert same.changed_regions == ()
+    assert ids_and_zones(same) == {("R07", "m1.field.p2")}
+
+    after = render([first, card_in(layout, "O11", "m2.field.p1", 60.0)]).image
+    added = pipeline.process(after)
+    assert ids_and_zones(added) == {("R07", "m1.field.p2"), ("O11", "m2.field.p1")}
+    assert len(added.changed_regions) == 1
+    region = added.changed_regions[0]
+    assert region.width * region.height < after.shape[0] * after.shape[1] / 10
+
+
+def test_a_hand_over_a_fiducial_keeps_the_board_and_ages_the_homography(layout: Layout, render: Render) -> None:
+    cards = [card_in(layout, "R07", "m1.mountain", 20.0), card_in(layout, "K18", "p1.river.5", 135.0)]
+    pipeline = VisionPipeline(layout)
+    pipeline.process(render(cards).image)
+    corner = next(f for f in layout.fiducials if f.center_mm[0] > 600 and f.center_mm[1] > 350)
+    reach = arm_polygon((760.0, 460.0), corner.center_mm, 70.0)  # from off the mat's corner
+    hand = render(cards, hand=reach).image
+    for age in (1, 2):
+        observation = pipeline.process(hand)
+        assert observation.board.found
+        assert corner.id not in observation.board.fiducials
+        assert observation.board.homography_age == age
+        assert ids_and_zones(observation) == {("R07", "m1.mountain"), ("K18", "p1.river.5")}
+    back = pipeline.process(render(cards).image)
+    assert back.board.homography_age == 0
+
+
+def test_a_card_covered_by_another_disappears(layout: Layout, render: Render) -> None:
+    under = card_in(layout, "R07", "p2.river.2")
+    pipeline = VisionPipeline(layout)
+    pipeline.process(render([under]).image)
+    on_top = PlacedCard("G02", (under.center_mm[0] + 3.0, under.center_mm[1] + 2.0), 10.0)
+    assert ids_and_zones(pipeline.process(render([under, on_top]).image)) == {("G02", "p2.river.2")}
+
+
+class _GlaredDecoder:
+    """zxing, except that R07 reads nothing while ``glare`` is on (as a reflection might)."""
+
+    name = "glared"
+
+    def __init__(self) -> None:
+        self._real = make_decoder("zxing")
+        self.glare = True
+
+    def decode(self, grey: np.ndarray) -> list[DecodedSymbol]:
+        return list(self.decode_detailed(grey).symbols)
+
+    def decode_detailed(self, grey: np.ndarray) -> DecodeResult:
+        result = self._real.decode_detailed(grey)
+        if self.glare:
+            return DecodeResult(tuple(s for s in result.symbols if s.payload != b"MDL-R07"), result.unread)
+        return result
+
+
+def test_a_sticker_missed_once_is_read_on_a_later_unchanged_frame(layout: Layout, render: Render) -> None:
+    cards = [card_in(layout, "R07", "p1.river.2"), card_in(layout, "K01", "p2.river.2")]
+    frame = render(cards).image
+    decoder = _GlaredDecoder()
+    pipeline = VisionPipeline(layout, decoder)
+    assert ids_and_zones(pipeline.scan(frame)) == {("K01", "p2.river.2")}
+    decoder.glare = False
+    later = pipeline.process(frame.copy())
+    assert later.changed_regions == ()  # nothing changed, yet the miss was retried
+    assert ids_and_zones(later) == {("K01", "p2.river.2"), ("R07", "p1.river.2")}
+
+
+def test_a_fiducial_uncovered_later_is_found_again(layout: Layout, render: Render) -> None:
+    marker = next(f for f in layout.fiducials if f.center_mm == (16.0, 200.0))
+    cover = PlacedCard("P03", (marker.center_mm[0] + 20.0, marker.center_mm[1]), 0.0)
+    pipeline = VisionPipeline(layout)
+    covered = pipeline.process(render([cover]).image)
+    assert covered.board.found and marker.id not in covered.board.fiducials
+    uncovered = pipeline.process(render([]).image)
+    assert len(uncovered.changed_regions) == 1  # a steady frame, not a new full scan
+    assert marker.id in uncovered.board.fiducials
+    assert uncovered.board.homography_age == 0
