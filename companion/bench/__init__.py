@@ -9,4 +9,5 @@ TARGETS: dict[str, str] = {
     "engine": "companion.bench.engine",
     "vision": "companion.bench.vision",
     "ui": "companion.bench.ui",
+    "table": "companion.bench.table",
 }

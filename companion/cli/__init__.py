@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.vision_cmds",
     "companion.cli.ui_cmds",
     "companion.cli.games_cmds",
+    "companion.cli.replay_cmds",
     "companion.cli.doctor_cmds",
 )
 

@@ -279,6 +279,13 @@ class Game:
         return self.loc[card]
 
     @property
+    def first_player(self) -> Player:
+        """Who played first: the player to move in the base state."""
+        turn = self.base.scalars[1]
+        assert isinstance(turn, int)
+        return turn
+
+    @property
     def is_full_information(self) -> bool:
         return not any(self.hidden)
 

@@ -266,8 +266,7 @@ def table_record(game: Game) -> Record:
 def setup_of(game: Game) -> Setup:
     """Recover the deal from a game's base state."""
     base = game.base
-    first = base.scalars[1]
-    assert isinstance(first, int)
+    first = game.first_player
 
     def zone(index: int) -> tuple[Card, ...] | int:
         return base.known[index] if not base.hidden[index] else base.hidden[index]

@@ -100,9 +100,11 @@ class Update:
     warnings: tuple[Warning, ...] = ()
     cleared: tuple[Warning, ...] = ()
     settled: bool = False
+    started: bool = False
+    """A new game began with this view (its deal is ``tracker.game``'s base)."""
 
     def __bool__(self) -> bool:
-        return bool(self.events or self.warnings or self.cleared)
+        return bool(self.events or self.warnings or self.cleared or self.started)
 
 
 @dataclass
@@ -156,14 +158,15 @@ class Tracker:
         found = _Pass()
         cleared = self._clear_put_right(view)
         self._check_duplicates(view, found)
+        started = False
         if self.game is None:
-            self._maybe_start(view, found)
+            started = self._maybe_start(view)
         for _ in range(MAX_STEPS):
             # Each step applies an event or sets cards aside in a warning, so this ends.
             if self.game is None or not self._step(view, found):
                 break
         self._note_positions(view)
-        return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True)
+        return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started)
 
     # -- commands from the players --------------------------------------------------
 
@@ -229,19 +232,30 @@ class Tracker:
 
     # -- starting a game --------------------------------------------------------------
 
-    def _maybe_start(self, view: View, found: _Pass) -> None:
+    def _maybe_start(self, view: View) -> bool:
         """A new game starts when the mat was empty and now shows two cards in each mountain."""
         if not view.cards:
             self.mat_cleared = True
-            return
+            return False
         mountains = [view.in_zone(zones.mountain(m)) for m in (0, 1)]
         others = [c for c, z in view.cards.items() if z not in (zones.mountain(0), zones.mountain(1))]
         if not self.mat_cleared or others or any(len(m) != START_MOUNTAIN for m in mountains):
-            return
+            return False
         deal = tuple(tuple(parse_card(c) for c in cards) for cards in mountains)
         setup = Setup((deal[0], deal[1]), (HAND_SIZE, HAND_SIZE), (CUP_SIZE, CUP_SIZE), self.first_player)
         self.game = Game(setup)
         self.events.clear()
+        self.mat_cleared = False
+        return True
+
+    def resume(self, game: Game, frames: Sequence[int] | None = None) -> None:
+        """Carry on with a game rebuilt from the journal after a restart."""
+        self.game = game
+        self.first_player = game.first_player
+        marks = list(frames) if frames is not None else [-1] * len(game.stack)
+        self.events = [TrackedEvent(frame, event, forced) for frame, (event, forced) in zip(marks, game.stack,
+                                                                                              strict=True)]
+        self.warnings.clear()
         self.mat_cleared = False
 
     # -- inference -------------------------------------------------------------------

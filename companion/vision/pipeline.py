@@ -53,6 +53,8 @@ MAT_FILL_GUESS = 0.8
 RETRY_PASSES = ((2.0, 1.0, 2.0), (3.0, 1.0, 3.0))
 # Unchanged candidate crops that read nothing, decoded again per steady frame.
 RETRIES_PER_FRAME = 2
+# Below this module size (frame pixels) every retry pass runs on a failing crop.
+SMALL_MODULE_PX = 3.0
 # A zone border closer than this (mm) lowers a read's confidence.
 ZONE_MARGIN_MM = 5.0
 # How far a fiducial may move (mm on the mat) and still count as unmoved.
@@ -368,8 +370,10 @@ class VisionPipeline:
             more = self._safe_decode(sharp)
             if more.symbols:
                 return symbols + [s.scaled(1.0 / factor) for s in more.symbols]
-            if not more.unread:
-                break  # enlarged and sharpened, nothing even looks like a symbol
+            if not more.unread and self._scale.module_px >= SMALL_MODULE_PX:
+                # Nothing even looks like a symbol: give up, unless modules are so
+                # small that a blurred symbol is not even located at 2x.
+                break
         return symbols
 
     def _safe_decode(self, grey: np.ndarray) -> DecodeResult:

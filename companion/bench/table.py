@@ -1,0 +1,157 @@
+"""Whole simulated games through the whole table pipeline: rendered frames -> vision -> tracker -> engine.
+
+Each game is a random legal game of the engine, laid on the table by
+:mod:`companion.sim.game` (hands over the table, covered cards, illegal cards
+taken back, the end-game reveal), rendered frame by frame and fed to the
+:class:`~companion.app.table.TablePipeline` as the live companion runs it.
+Per game it checks: final scores and winner exactly right, no warning that
+was not due, every injected illegal card warned within two settle periods,
+every event in the right order; and it measures how long after the table
+settled each event was reported. Games run in parallel processes (``--jobs``);
+correctness, not speed, is what this benchmark measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine import Claim, Reveal, play_random_game, summary, table_record
+from companion.sim.game import GameScript, script_game
+from companion.sim.scene import SceneOptions
+from companion.tracker.tracker import TrackedEvent, Warning
+from companion.vision.layout import load_layout
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0, help="first game seed; game i uses seed + i")
+    parser.add_argument("--fps", type=float, default=14.0, help="frames per second of the simulated camera")
+    parser.add_argument("--resolution", default="4608x2592", help="frame size WxH (default 4608x2592)")
+    parser.add_argument("--settle", type=float, default=1.0, help="tracker settle time, seconds")
+    parser.add_argument("--jobs", type=int, default=2, help="games rendered and tracked at once")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    events: int
+    frames: int
+    seconds: float
+    final_right: bool
+    winner_right: bool
+    order_right: bool
+    false_warnings: tuple[str, ...]
+    injected: int
+    warned_in_time: int
+    latencies_s: tuple[float, ...]
+    """Per event: time from the table's last change to the event's report."""
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    width, height = (int(v) for v in args.resolution.lower().split("x"))
+    jobs = [(args.seed + i, args.fps, (width, height), args.settle) for i in range(args.games)]
+    results: list[GameResult] = []
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs), initializer=_use_every_core) as pool:
+        for result in pool.map(_play_one, jobs):
+            print(f"bench table: game {result.seed}: final {'ok' if result.final_right else 'WRONG'}, "
+                  f"{len(result.false_warnings)} false warnings, {result.warned_in_time}/{result.injected} "
+                  f"injected warned, {result.seconds:.0f} s", file=sys.stderr)
+            results.append(result)
+    latencies = [lat for r in results for lat in r.latencies_s]
+    return {
+        "games": len(results),
+        "final_right": sum(r.final_right for r in results),
+        "winner_right": sum(r.winner_right for r in results),
+        "events_in_order": sum(r.order_right for r in results),
+        "false_warnings": sum(len(r.false_warnings) for r in results),
+        "injected": sum(r.injected for r in results),
+        "injected_warned_in_time": sum(r.warned_in_time for r in results),
+        "events": sum(r.events for r in results),
+        "frames": sum(r.frames for r in results),
+        "latency_median_s": round(statistics.median(latencies), 3) if latencies else None,
+        "latency_max_s": round(max(latencies), 3) if latencies else None,
+        "resolution": args.resolution,
+        "fps": args.fps,
+        "settle_s": args.settle,
+        "seconds_per_game": round(statistics.mean(r.seconds for r in results), 1) if results else None,
+        "false_warning_list": [w for r in results for w in r.false_warnings],
+    }
+
+
+def _use_every_core() -> None:
+    """`companion bench` pins itself to one core; the game workers here share all of them."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+
+
+def _play_one(job: tuple[int, float, tuple[int, int], float]) -> GameResult:
+    import random
+
+    from companion.app.table import TablePipeline
+    from companion.sim.frames import render_frames
+
+    seed, fps, resolution, settle = job
+    start = time.perf_counter()
+    layout = load_layout()
+    game = play_random_game(random.Random(seed), first_player=0)
+    script = script_game(game, layout, seed=seed)
+    pipeline = TablePipeline(layout, settle_s=settle)
+    warnings: list[Warning] = []
+    frames = 0
+    options = SceneOptions(resolution=resolution, noise_sigma=2.0)
+    for index, image in enumerate(render_frames(script, layout, fps, options)):
+        warnings += pipeline.feed(index, index / fps, image).warnings
+        frames += 1
+    tracker = pipeline.tracker
+    final = summary(tracker.game) if tracker.game is not None else None
+    truth = summary(game)
+    injected_ok, false = _judge_warnings(script, warnings, fps, settle)
+    return GameResult(
+        seed, len(tracker.events), frames, time.perf_counter() - start,
+        final == truth, final is not None and final["winner"] == truth["winner"],
+        _in_order(tracker.events, game), tuple(false), len(script.injections), injected_ok,
+        tuple(_latencies(script, tracker.events, fps)),
+    )
+
+
+def _judge_warnings(script: GameScript, warnings: list[Warning], fps: float, settle: float) -> tuple[int, list[str]]:
+    injected = {(i.card_id, i.zone): i for i in script.injections}
+    in_time = 0
+    for (card, zone), injection in injected.items():
+        raised = [w for w in warnings if card in w.cards and w.zone == zone]
+        if raised and raised[0].frame / fps - injection.start_s <= 2 * settle + 0.7:
+            in_time += 1
+    false = [str(w) for w in warnings if not any((c, w.zone) in injected for c in w.cards)]
+    return in_time, false
+
+
+def _decision(event: object) -> tuple[object, ...]:
+    if isinstance(event, Claim):
+        return (Claim, event.player, event.color)
+    cards = getattr(event, "cards", ())
+    return (type(event), getattr(event, "player", None), getattr(event, "mandala", None), tuple(sorted(cards)))
+
+
+def _in_order(tracked: list[TrackedEvent], game: Any) -> bool:
+    expected = [_decision(e) for _, e in table_record(game).events if not isinstance(e, Reveal)]
+    seen = [_decision(t.event) for t in tracked if not isinstance(t.event, Reveal)]
+    return seen == expected
+
+
+def _latencies(script: GameScript, tracked: list[TrackedEvent], fps: float) -> list[float]:
+    """For each event: seconds from the start of the shot it was reported in (the table's last change)."""
+    starts: list[float] = []
+    elapsed = 0.0
+    for shot in script.shots:
+        starts.append(elapsed)
+        elapsed += shot.seconds
+    shots = script.frame_shots(fps)
+    return [round(t.frame / fps - starts[shots[t.frame]], 3) for t in tracked
+            if 0 <= t.frame < len(shots) and script.shots[shots[t.frame]].hand is None]

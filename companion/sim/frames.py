@@ -1,0 +1,59 @@
+"""A scripted game as camera frames: rendered once per shot, repeated for as long as the shot lasts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.engine import record_lines, table_record
+from companion.sim.game import GameScript
+from companion.sim.scene import SceneOptions, render_table
+from companion.vision.layout import Layout
+
+
+def render_frames(script: GameScript, layout: Layout, fps: float,
+                  options: SceneOptions | None = None) -> Iterator[np.ndarray]:
+    """Every frame of the script at ``fps``; a shot is rendered once and shown for all its frames."""
+    options = options or SceneOptions()
+    current, image = -1, np.zeros((1, 1, 3), np.uint8)
+    for shot_index in script.frame_shots(fps):
+        if shot_index != current:
+            shot = script.shots[shot_index]
+            image = render_table(layout, shot.cards, replace(options, hand=shot.hand, seed=shot_index)).image
+            current = shot_index
+        yield image
+
+
+def write_game(out: Path, script: GameScript, layout: Layout, fps: float,
+               options: SceneOptions | None = None, quality: int = 90) -> int:
+    """Write the frames (JPEG, file-name order) and the truth beside them; returns the frame count.
+
+    ``truth.jsonl`` is the full-information record, ``table.jsonl`` what a camera
+    can know of it, ``script.json`` the injected illegal cards.
+    """
+    frames = out / "frames"
+    frames.mkdir(parents=True, exist_ok=True)
+    count, previous, last_path = 0, None, None
+    for count, image in enumerate(render_frames(script, layout, fps, options), start=1):
+        path = frames / f"{count - 1:06d}.jpg"
+        path.unlink(missing_ok=True)
+        if image is previous and last_path is not None:
+            path.hardlink_to(last_path)  # the same shot: one file, many names, a fraction of the disk
+        else:
+            cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+            previous, last_path = image, path
+    (out / "truth.jsonl").write_text("\n".join(record_lines(script.game)) + "\n")
+    table = table_record(script.game)
+    from companion.engine.record import header_json
+
+    lines = [json.dumps(header_json(table.setup, table=True)), *(str(e) for _, e in table.events)]
+    (out / "table.jsonl").write_text("\n".join(lines) + "\n")
+    injections = [{"card": i.card_id, "zone": i.zone, "start_s": round(i.start_s, 3), "end_s": round(i.end_s, 3),
+                   "reason": i.reason} for i in script.injections]
+    (out / "script.json").write_text(json.dumps({"fps": fps, "frames": count, "injections": injections}, indent=1))
+    return count
