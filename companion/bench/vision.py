@@ -40,6 +40,7 @@ from companion.sim.scene import (
     RenderedScene,
     SceneOptions,
     StickerTruth,
+    arm_polygon,
     random_table,
     render_table,
 )
@@ -88,6 +89,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if "steady" in scenarios:
         figures["steady_4608"] = bench.steady(decoders[0], DESIGN, layout)
         figures["steady_1080"] = bench.steady(decoders[0], WEBCAM, bench.webcam_layout)
+        figures["hand_sweep_4608"] = bench.hand_sweep(decoders[0])
     if "robustness" in scenarios:
         figures["robustness_4608"] = bench.robustness(decoders[0])
     if "whole_frame" in scenarios:
@@ -240,6 +242,39 @@ class _Bench:
             "one_area_changed": _timing_figures(changed_runs),
             "nothing_changed": _timing_figures(still_runs),
         }
+
+    def hand_sweep(self, decoder: str) -> dict[str, Any]:
+        """A hand reaches in, lays a card and leaves: every frame of it, at 12 MP.
+
+        Frames: table, hand over the table (2 positions), hand gone with the
+        card laid. Precision is scored on every frame (a half-covered sticker
+        must never read wrong); recall on the last one.
+        """
+        rng = np.random.default_rng(self.seed + 4)
+        every, last, runs = self._score(), self._score(), []
+        for index in range(max(2, self.tables // 2)):
+            cards = random_table(self.layout, rng, int(rng.integers(30, 70)))
+            options = _options(rng, DESIGN, index, still=True)
+            spare = [c for c in _all_ids() if c not in {card.card_id for card in cards}]
+            new_card = _card_in_random_zone(self.layout, rng, spare[int(rng.integers(len(spare)))])
+            reach = self.layout.size_mm[1] + 150.0
+            hands = [arm_polygon((new_card.center_mm[0] + dx, reach), (new_card.center_mm[0] + dx * 0.3,
+                                 new_card.center_mm[1] + dy), 85.0) for dx, dy in ((60.0, 40.0), (20.0, 10.0))]
+            scenes = [render_table(self.layout, cards, options)]
+            scenes += [render_table(self.layout, [*cards, new_card] if i else cards,
+                                    dataclasses.replace(options, hand=hand)) for i, hand in enumerate(hands)]
+            scenes.append(render_table(self.layout, [*cards, new_card], options))
+            pipeline = VisionPipeline(self.layout, decoder, clock=time.thread_time)
+            pipeline.process(_sensor(scenes[0].image, rng))
+            for scene in scenes[1:]:
+                observation = pipeline.process(_sensor(scene.image, rng))
+                runs.append(observation)
+                every.add(observation, scene, 0)
+            last.add(observation, scenes[-1], 0)
+        figures = every.figures()
+        return {"precision_every_frame": figures["precision"], "wrong_id": figures["wrong_id"],
+                "wrong_zone": figures["wrong_zone"], "recall_after_hand_left": last.figures()["recall"],
+                **_timing_figures(runs)}
 
     def robustness(self, decoder: str) -> dict[str, Any]:
         """Each disturbance at the limit the issue names, on a few tables."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -12,19 +11,19 @@ import numpy as np
 
 from companion.engine import record_lines, table_record
 from companion.sim.game import GameScript
-from companion.sim.scene import SceneOptions, render_table
+from companion.sim.scene import Renderer, SceneOptions
 from companion.vision.layout import Layout
 
 
 def render_frames(script: GameScript, layout: Layout, fps: float,
                   options: SceneOptions | None = None) -> Iterator[np.ndarray]:
     """Every frame of the script at ``fps``; a shot is rendered once and shown for all its frames."""
-    options = options or SceneOptions()
+    renderer = Renderer(layout, options or SceneOptions())
     current, image = -1, np.zeros((1, 1, 3), np.uint8)
     for shot_index in script.frame_shots(fps):
         if shot_index != current:
             shot = script.shots[shot_index]
-            image = render_table(layout, shot.cards, replace(options, hand=shot.hand, seed=shot_index)).image
+            image = renderer.render(shot.cards, shot.hand, seed=shot_index)
             current = shot_index
         yield image
 

@@ -42,14 +42,34 @@ from companion.tracker import zones
 from companion.vision.layout import Layout, Point
 from companion.vision.observation import BoardStatus, CardObservation, FrameObservation
 
-FAN_STEP_MM = 25.0
-"""Distance between fanned cards: the next card leaves the previous one's corner code in view."""
-ROW_STEP_MM = 30.0
-PILE_COLUMN_MM = 38.0
-PILE_ROW_MM = 24.0
-EDGE_MM = 12.0
-"""Sticker centre to zone edge in a fan."""
-REVEAL_BATCH = 6
+
+@dataclass(frozen=True)
+class Spacing:
+    """How far apart players lay cards so every corner code stays in view, for a sticker size."""
+
+    sticker_mm: float
+
+    @property
+    def edge(self) -> float:
+        """Sticker centre to the zone's edge."""
+        return self.sticker_mm / 2 + 4.0
+
+    @property
+    def fan(self) -> float:
+        """Between fanned cards: the next card leaves the previous one's code in view."""
+        return self.sticker_mm + 9.0
+
+    @property
+    def row(self) -> float:
+        return self.sticker_mm + 14.0
+
+    @property
+    def pile_column(self) -> float:
+        return self.sticker_mm + 22.0
+
+    @property
+    def pile_row(self) -> float:
+        return self.sticker_mm + 8.0
 
 
 @dataclass(frozen=True)
@@ -122,6 +142,7 @@ class _Table:
 
     layout: Layout
     rng: random.Random
+    spacing: Spacing
     cards: dict[str, PlacedCard] = field(default_factory=dict)
     where: dict[str, str] = field(default_factory=dict)
     slots: dict[str, int] = field(default_factory=dict)
@@ -146,30 +167,49 @@ class _Table:
     def fan(self, card_id: str, zone: str) -> None:
         """The next place in a fan: rows along the zone, each card's corner code left in view."""
         x0, y0, x1, y1 = self._bounds(zone)
-        per_row = max(1, int((x1 - x0 - 2 * EDGE_MM) // FAN_STEP_MM) + 1)
+        space = self.spacing
+        per_row = max(1, int((x1 - x0 - 2 * space.edge) // space.fan) + 1)
+        rows = max(1, int((y1 - y0 - 2 * space.edge) // space.row) + 1)
         slot = self.slots.get(zone, 0)
         self.slots[zone] = slot + 1
-        row, column = divmod(slot, per_row)
+        row, column = divmod(slot % (per_row * rows), per_row)  # a full zone is laid over again
         upside_down = zone.endswith("p2") or zone.startswith("p2")
         if upside_down:  # player 2 lays cards facing them: sticker at the card's far corner
-            sticker = (x1 - EDGE_MM - column * FAN_STEP_MM, y1 - EDGE_MM - row * ROW_STEP_MM)
+            sticker = (x1 - space.edge - column * space.fan, y1 - space.edge - row * space.row)
         else:
-            sticker = (x0 + EDGE_MM + column * FAN_STEP_MM, y0 + EDGE_MM + row * ROW_STEP_MM)
+            sticker = (x0 + space.edge + column * space.fan, y0 + space.edge + row * space.row)
         self.put(card_id, zone, self._center_for(sticker, upside_down), 180.0 if upside_down else 0.0)
 
-    def pile(self, cards: Sequence[str], zone: str) -> None:
-        """A batch laid on a pile, in columns, every code in view; it covers what lay there."""
+    def pile_capacity(self, zone: str) -> tuple[int, int]:
+        """Cards per column and columns of a pile batch that fit the zone."""
         x0, y0, x1, y1 = self._bounds(zone)
-        per_column = max(1, int((y1 - y0 - 2 * EDGE_MM) // PILE_ROW_MM) + 1)
+        space = self.spacing
+        per_column = max(1, int((y1 - y0 - 2 * space.edge) // space.pile_row) + 1)
+        columns = max(1, int((x1 - x0 - 2 * space.edge) // space.pile_column) + 1)
+        return per_column, columns
+
+    def pile(self, cards: Sequence[str], zone: str) -> None:
+        """A batch laid on a pile, in columns, every code in view; it covers what lay there.
+
+        More cards than fit are laid in layers, each over the one before.
+        """
+        per_column, most_columns = self.pile_capacity(zone)
+        layer = per_column * most_columns
+        for start in range(0, len(cards), layer):
+            self._pile_layer(cards[start:start + layer], zone, per_column)
+
+    def _pile_layer(self, cards: Sequence[str], zone: str, per_column: int) -> None:
+        x0, y0, x1, y1 = self._bounds(zone)
+        space = self.spacing
         columns = (len(cards) + per_column - 1) // per_column
         rows = min(len(cards), per_column)
-        width = EDGE_MM * 2 + (columns - 1) * PILE_COLUMN_MM
-        height = EDGE_MM * 2 + (rows - 1) * PILE_ROW_MM
+        width = space.edge * 2 + (columns - 1) * space.pile_column
+        height = space.edge * 2 + (rows - 1) * space.pile_row
         left = self.rng.uniform(x0, max(x0, x1 - width))
         top = self.rng.uniform(y0, max(y0, y1 - height))
         for index, card_id in enumerate(cards):
             column, row = divmod(index, per_column)
-            sticker = (left + EDGE_MM + column * PILE_COLUMN_MM, top + EDGE_MM + row * PILE_ROW_MM)
+            sticker = (left + space.edge + column * space.pile_column, top + space.edge + row * space.pile_row)
             self.put(card_id, zone, self._center_for(sticker, False), 0.0)
 
     def river(self, card_id: str, zone: str) -> None:
@@ -203,7 +243,7 @@ class _Writer:
         self.timing = timing
         self.inject_p = inject_p
         self.linger_p = linger_p
-        self.table = _Table(layout, rng)
+        self.table = _Table(layout, rng, Spacing(layout.sticker_mm))
         self.shots: list[Shot] = []
         self.injections: list[Injection] = []
         self.game = Game.from_snapshot(game.base)
@@ -361,8 +401,9 @@ class _Writer:
             cup = [card_name(c) for c in self.game.known[CUPS[player]]]
             self.rng.shuffle(cup)
             zone = zones.reveal(player)
-            for start in range(0, len(cup), REVEAL_BATCH):
-                batch = cup[start:start + REVEAL_BATCH]
+            per_column, columns = self.table.pile_capacity(zone)
+            for start in range(0, len(cup), per_column * columns):
+                batch = cup[start:start + per_column * columns]
                 for name in batch:
                     self.table.remove(name)
                 self._gesture(player, zone, lambda b=batch, z=zone: self.table.pile(b, z), f"reveal {batch}")

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -223,6 +223,56 @@ def render_table(layout: Layout, cards: Sequence[PlacedCard], options: SceneOpti
 
     truth = _truth(layout, cards, options, sticker_mm, homography, displacement)
     return RenderedScene(image, truth, homography, _scale_at(homography, _center(layout.size_mm)))
+
+
+class Renderer:
+    """Renders a sequence of related scenes faster than :func:`render_table` one by one.
+
+    Consecutive shots of a game mostly add cards on top of the last ones or
+    pass a hand over them: the mat with the cards is kept, and only new cards
+    are laid on it; a hand, the crease and the light are applied afresh each
+    time. The images are the same as :func:`render_table` gives.
+    """
+
+    def __init__(self, layout: Layout, options: SceneOptions = SceneOptions()) -> None:
+        self.layout = layout
+        self.options = options
+        self.sticker_mm = options.sticker_mm or layout.sticker_mm
+        self.homography = camera_homography(layout.size_mm, options)
+        self.scale = _texture_scale(self.homography, layout.size_mm)
+        self._mat: Image | None = None
+        self._cards: tuple[PlacedCard, ...] = ()
+        self._laid: Image | None = None
+
+    def render(self, cards: Sequence[PlacedCard], hand: tuple[Point, ...] | None = None, seed: int = 0) -> Image:
+        options = replace(self.options, hand=hand, seed=seed)
+        image = self._with_cards(tuple(cards)).copy()
+        for code in options.foreign_codes:
+            texture = _slip_texture(code.payload, code.size_mm, self.scale)
+            _composite(image, texture, self.homography, code.center_mm, code.rotation_deg, (code.size_mm, code.size_mm))
+        if hand is not None:
+            _draw_hand(image, self.homography, hand)
+        displacement = _crease_field(self.layout.size_mm, options.crease, options.seed)
+        if displacement is not None:
+            image = _apply_crease(image, self.homography, displacement)
+        return _photometric(image, self.homography, self.layout.size_mm, options)
+
+    def _with_cards(self, cards: tuple[PlacedCard, ...]) -> Image:
+        for card in cards:
+            if card.card_id not in _CARD_ID_SET:
+                raise SceneError(f"scene: unknown card id {card.card_id!r}")
+        if self._mat is None:
+            self._mat = _warp_mat(self.layout, self.homography, self.scale, self.options.resolution)
+        known = len(self._cards)
+        if self._laid is not None and cards[:known] == self._cards:
+            image, new = self._laid.copy(), cards[known:]
+        else:
+            image, new = self._mat.copy(), cards
+        for card in new:
+            texture = _card_texture(card.card_id, card.face_up, self.layout.card_mm, self.sticker_mm, self.scale)
+            _composite(image, texture, self.homography, card.center_mm, card.rotation_deg, self.layout.card_mm)
+        self._cards, self._laid = cards, image
+        return image
 
 
 def scene_truth(

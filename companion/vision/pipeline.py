@@ -284,7 +284,8 @@ class VisionPipeline:
             mapping = MatMapping(use, self._places)
         except MappingError as error:
             self._mapping, self._known, self._visible = None, dict(seen), set(seen)
-            return BoardStatus(False, ids, self._age, f"board not found: {error}")
+            seen_text = f"saw {len(seen)} of {len(self._places)} fiducials {list(ids)}"
+            return BoardStatus(False, ids, self._age, f"board not found ({seen_text}): {error}")
         self._mapping, self._known, self._visible = mapping, use, set(seen)
         center = (self.layout.size_mm[0] / 2.0, self.layout.size_mm[1] / 2.0)
         sticker_px = float(self.layout.sticker_mm) * mapping.px_per_mm(center)
@@ -324,14 +325,20 @@ class VisionPipeline:
         return _merge_reads([], reads, self._same_place_px())
 
     def _decode_boxes(self, frame: np.ndarray, boxes: list[Region]) -> list[DecodedSymbol]:
-        """Decode each box; boxes that read nothing are remembered for later retries."""
+        """Decode each box, retrying the doubtful ones; boxes that read nothing wait for later."""
         symbols: list[DecodedSymbol] = []
+        doubtful: list[tuple[Region, np.ndarray, int]] = []
         for box in boxes:
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
-            found = self._decode_crop(crop)
-            if not found:
+            first = self._safe_decode(crop)
+            symbols += [s.shifted(max(0, box.x), max(0, box.y)) for s in first.symbols]
+            if self._worth_retry(crop, first):
+                doubtful.append((box, crop, len(first.symbols)))
+        for box, crop, read in doubtful:
+            more = self._retry(crop)
+            if not (read or more):
                 self._unread.append(box)
-            symbols += [s.shifted(max(0, box.x), max(0, box.y)) for s in found]
+            symbols += [s.shifted(max(0, box.x), max(0, box.y)) for s in more]
         return symbols
 
     def _retry_unread(self, frame: np.ndarray, changes: ChangeMap, watch: _Stopwatch) -> list[StickerRead]:
@@ -348,33 +355,33 @@ class VisionPipeline:
             symbols = self._decode_boxes(frame, now)  # failures go to the back of the queue
         return [StickerRead(card_id_from_payload(s.payload), s.payload, s.corners) for s in symbols]
 
-    def _decode_crop(self, crop: np.ndarray) -> list[DecodedSymbol]:
-        """Decode a candidate crop; retry it enlarged and sharpened if something may be unread.
+    def _worth_retry(self, crop: np.ndarray, first: DecodeResult) -> bool:
+        """Whether a crop may hold a sticker the plain pass did not read."""
+        assert self._scale is not None
+        room_for_more = max(crop.shape[:2]) > 2.5 * self._scale.sticker_px
+        return self.sharpen_retry and (not first.symbols or room_for_more or bool(first.unread))
+
+    def _retry(self, crop: np.ndarray) -> list[DecodedSymbol]:
+        """Decode a crop again, enlarged and sharpened.
 
         Defocus blur of 1.5 px on modules of 2.7..3.3 px, worse with clipped
         highlights, washes out the single-module details the binarizer needs
         (often the decoder does not even locate the symbol). Enlarging the
         crop (cubic) and an unsharp mask restore enough of them. The stronger
-        second retry runs only where the first one located a symbol.
+        second pass runs only where the first one located a symbol, or where
+        modules are so small that blur can hide even that.
         """
-        first = self._safe_decode(crop)
-        symbols = list(first.symbols)
         assert self._scale is not None
-        room_for_more = max(crop.shape[:2]) > 2.5 * self._scale.sticker_px
-        if (symbols and not room_for_more and not first.unread) or not self.sharpen_retry:
-            return symbols
         for factor, sigma_px, amount in RETRY_PASSES:
             large = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
             soft = cv2.GaussianBlur(large, (0, 0), factor * sigma_px)
             sharp = cv2.addWeighted(large, 1.0 + amount, soft, -amount, 0)
             more = self._safe_decode(sharp)
             if more.symbols:
-                return symbols + [s.scaled(1.0 / factor) for s in more.symbols]
+                return [s.scaled(1.0 / factor) for s in more.symbols]
             if not more.unread and self._scale.module_px >= SMALL_MODULE_PX:
-                # Nothing even looks like a symbol: give up, unless modules are so
-                # small that a blurred symbol is not even located at 2x.
                 break
-        return symbols
+        return []
 
     def _safe_decode(self, grey: np.ndarray) -> DecodeResult:
         if grey.size == 0 or min(grey.shape[:2]) < 8:
