@@ -77,14 +77,18 @@ class Destruction:
     mandala: Literal["m1", "m2"]
     picker: PlayerName
     colors_left: str
+    refill: int = 0
+    """After the last claim: how many cards go face up into the empty mountain (``picker`` plays next)."""
 
     def __post_init__(self) -> None:
         _check_choice("mandala", self.mandala, Literal["m1", "m2"])
         _check_choice("picker", self.picker, PlayerName)
         _check_colors("colors_left", self.colors_left)
+        _check_count("refill", self.refill, 0, 2)
 
     def __str__(self) -> str:
-        return f"{self.mandala} picker={self.picker} left={self.colors_left or '-'}"
+        refill = f" refill={self.refill}" if self.refill else ""
+        return f"{self.mandala} picker={self.picker} left={self.colors_left or '-'}{refill}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,15 +121,19 @@ class GameOver:
     tie_break: bool = False
     cups: tuple[int, int] = (0, 0)
     end_reason: Literal["deck", "river"] | None = None
+    unknown: int = 0
+    """Starting cup cards not seen yet: while above 0 the scores are so far and ``winner`` only leads."""
 
     def __post_init__(self) -> None:
         _check_choice("winner", self.winner, Winner)
-        for score in (*self.scores, *self.cups):
-            _check_count("scores/cups", score)
+        for score in (*self.scores, *self.cups, self.unknown):
+            _check_count("scores/cups/unknown", score)
 
     def __str__(self) -> str:
         tie = " tie-break" if self.tie_break else ""
-        return f"{self.scores[0]}-{self.scores[1]} winner={self.winner}{tie} cups={self.cups[0]}/{self.cups[1]}"
+        unknown = f" unknown={self.unknown}" if self.unknown else ""
+        return (f"{self.scores[0]}-{self.scores[1]} winner={self.winner}{tie} "
+                f"cups={self.cups[0]}/{self.cups[1]}{unknown}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,9 @@ def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok
 def _destruction(game: Game) -> Destruction:
     mandala = game.destroying
     assert mandala is not None
-    left = colors_in(game.masks[3 * mandala]) if game.phase is Phase.CLAIM else ()
+    if game.phase is Phase.REFILL:
+        return Destruction(MANDALA_NAMES[mandala], PLAYERS[game.turn], "", refill=game.refill_count())
+    left = colors_in(game.masks[3 * mandala])
     return Destruction(MANDALA_NAMES[mandala], PLAYERS[game.turn], "".join(COLOR_LETTERS[c] for c in left))
 
 
@@ -90,4 +92,4 @@ def _game_over(game: Game) -> GameOver:
         result = "draw" if winner == "draw" else PLAYERS[0 if winner == 0 else 1]
     reason = None if game.end_reason is None else END_REASONS[game.end_reason.value]
     return GameOver((one.points, two.points), result, game.decided_by_cup_size(),
-                    (one.cup_size, two.cup_size), reason)
+                    (one.cup_size, two.cup_size), reason, unknown=one.unknown + two.unknown)

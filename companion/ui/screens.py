@@ -206,6 +206,12 @@ def draw_destruction(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size 
     if info is None:
         return
     width = size[0]
+    if info.refill:
+        t.centered(draw, 0, f"{info.mandala.upper()} DESTROYED", t.MEDIUM, width)
+        t.centered(draw, 17, f"REFILL {info.refill}", t.LARGE, width)
+        t.text(draw, (1, 40), f"{info.refill} cards face up into", t.SMALL)
+        t.text(draw, (1, 51), f"the mountain; {_player_label(info.picker)} next", t.SMALL)
+        return
     t.centered(draw, 0, f"{info.mandala.upper()} COMPLETE", t.MEDIUM, width)
     t.centered(draw, 17, f"{_player_label(info.picker)} PICKS", t.LARGE, width)
     names = [COLOR_NAMES[c] for c in info.colors_left]
@@ -234,6 +240,12 @@ def draw_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE)
         return
     width = size[0]
     t.centered(draw, 0, "GAME OVER", t.MEDIUM, width)
+    if over.unknown:
+        # Until the starting cup cards are seen, no winner: ask for the reveal.
+        t.centered(draw, 16, "SHOW CUPS", t.LARGE, width)
+        t.centered(draw, 39, f"so far P1 {over.scores[0]}  P2 {over.scores[1]}", t.SMALL, width)
+        t.centered(draw, 51, f"{over.unknown} cup cards unseen", t.SMALL, width)
+        return
     t.centered(draw, 16, _winner_text(over), t.LARGE, width)
     scores = f"P1 {over.scores[0]} pts  P2 {over.scores[1]} pts"
     t.centered(draw, 39, scores, t.SMALL, width)
