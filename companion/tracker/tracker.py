@@ -186,11 +186,16 @@ class Tracker:
         if self.game is not None and not self.game.stack:
             self.game = Game(_with_first(_setup_of(self.game), player))
 
-    def override(self, warning: Warning | None = None) -> TrackedEvent | None:
-        """Accept what a warning complains about: its event is applied anyway."""
+    def override(self, warning: object = None) -> TrackedEvent | None:
+        """Accept what a warning complains about: its event is applied anyway.
+
+        ``warning`` is one of :attr:`warnings`, or anything with the same reason and message
+        (the screens' copy of it); by default the oldest warning.
+        """
         if not self.warnings:
             return None
-        target = warning if warning in self.warnings else self.warnings[0]
+        key = (getattr(warning, "reason", None), getattr(warning, "message", None))
+        target = next((w for w in self.warnings if (w.reason, w.message) == key), self.warnings[0])
         self.warnings.remove(target)
         for card in target.cards:
             self.accepted[card] = target.zone

@@ -242,3 +242,14 @@ def test_reveal_names_the_starting_cup_cards_and_the_winner() -> None:
     assert game.winner() is None
     table.put("p2.reveal", "K04").settle()
     assert game.winner() == "draw"
+
+
+def test_override_of_the_screens_copy_picks_that_warning() -> None:
+    from companion.tracker.display import TableWarning
+
+    table = ScriptedTable().start()
+    table.put("m1.field.p1", "R05").put("m2.field.p2", "K01").settle()
+    first, second = table.tracker.warnings
+    table.tracker.override(TableWarning(second.reason, second.message, second.fix))
+    assert table.tracker.warnings == [first]
+    assert table.tracker.accepted == {second.cards[0]: second.zone}
