@@ -272,9 +272,12 @@ class _Bench:
                 every.add(observation, scene, 0)
             last.add(observation, scenes[-1], 0)
         figures = every.figures()
-        return {"precision_every_frame": figures["precision"], "wrong_id": figures["wrong_id"],
-                "wrong_zone": figures["wrong_zone"], "recall_after_hand_left": last.figures()["recall"],
-                **_timing_figures(runs)}
+        on_border = f"wrong_zone_within_{ON_BORDER_MM:g}mm_of_border"
+        return {"frames": len(runs), "reported": figures["reported"],
+                "precision_every_frame": figures["precision"],
+                "precision_off_border": figures["precision_off_border"], "wrong_id": figures["wrong_id"],
+                "wrong_zone": figures["wrong_zone"], on_border: figures[on_border],
+                "recall_after_hand_left": last.figures()["recall"], **_timing_figures(runs)}
 
     def robustness(self, decoder: str) -> dict[str, Any]:
         """Each disturbance at the limit the issue names, on a few tables."""
