@@ -9,8 +9,10 @@ from companion.engine import Discard, Game, MountainPlay, Phase
 from companion.engine.cards import COLOR_LETTERS, colors_in
 from companion.engine.game import DECK
 from companion.tracker.display import (
+    HAND_LIMIT,
     PLAYERS,
     Destruction,
+    DiscardConfirm,
     DisplayModel,
     GameOver,
     PlayerName,
@@ -42,6 +44,11 @@ def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok
         return replace(base, phase="over", over=_game_over(game))
     if game.phase in (Phase.CLAIM, Phase.REFILL):
         return replace(base, phase="destruction", destruction=_destruction(game))
+    question = tracker.discard_question
+    if question is not None:
+        asked = min(HAND_LIMIT, max(1, question.guess))
+        return replace(base, phase="discard-confirm",
+                       discard=DiscardConfirm(PLAYERS[question.player], min(question.seen, asked), asked))
     drawer, draw = _recent_draw(tracker, now)
     if draw:
         return replace(base, phase="play", turn=drawer, draw=draw)

@@ -29,6 +29,8 @@ class View:
     cards: Mapping[str, str] = field(default_factory=dict)
     duplicates: frozenset[str] = frozenset()
     time: float = 0.0
+    unread: Mapping[str, int] = field(default_factory=dict)
+    """Per zone, stickers the camera saw but could not read (in the latest frame)."""
 
     def __str__(self) -> str:
         cards = " ".join(f"{card}@{zone}" for card, zone in sorted(self.cards.items()))
@@ -47,6 +49,7 @@ class Settler:
         self.zones: dict[str, str] = {}
         self.last_read: dict[str, float] = {}
         self.duplicates: frozenset[str] = frozenset()
+        self.unread: dict[str, int] = {}
         self.changed_at: float | None = None
         """When the current view last changed; None until the board is found."""
         self.reported = False
@@ -56,6 +59,7 @@ class Settler:
         if not frame.board.found:
             self.changed_at = None  # nothing counts as rest while the board is not seen
             return None
+        self.unread = dict(getattr(frame, "unread", None) or {})
         changed = self._read(now, frame)
         changed |= self._forget(now)
         if changed or self.changed_at is None:
@@ -68,7 +72,7 @@ class Settler:
         return None
 
     def view(self, now: float) -> View:
-        return View(MappingProxyType(dict(self.zones)), self.duplicates, now)
+        return View(MappingProxyType(dict(self.zones)), self.duplicates, now, MappingProxyType(dict(self.unread)))
 
     @property
     def is_settled(self) -> bool:

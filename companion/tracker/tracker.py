@@ -107,6 +107,15 @@ class Update:
         return bool(self.events or self.warnings or self.cleared or self.started)
 
 
+@dataclass(frozen=True, slots=True)
+class DiscardQuestion:
+    """The camera saw a discard but also stickers on the pile it could not read: how many were there?"""
+
+    player: int
+    seen: int
+    guess: int
+
+
 @dataclass
 class _Pass:
     """What one settled view produced, collected while it is worked through."""
@@ -138,6 +147,7 @@ class Tracker:
         self.last_event_time = 0.0
         self.mat_cleared = True
         """The mat was seen empty since the last game ended (a new deal may start)."""
+        self.discard_question: DiscardQuestion | None = None
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -222,6 +232,7 @@ class Tracker:
 
     def confirm_discard(self, count: int) -> None:
         """A player says how many cards the last discard really had."""
+        self.discard_question = None
         if self.game is None or not self.events or not isinstance(self.events[-1].event, Discard):
             return
         last = self.events[-1]
@@ -350,6 +361,7 @@ class Tracker:
         game.push(event, force=True)  # validated by the caller
         if game.phase is not Phase.CLAIM:
             self.missing_since.clear()
+        self.discard_question = self._discard_doubt(event)
         for card in getattr(event, "cards", ()):
             # Where the play was seen is where its cards lie, even if the rules move them on at once
             # (a discard shuffled straight into a new deck): seen there again, they are no new play.
@@ -360,6 +372,16 @@ class Tracker:
         self.events.append(tracked)
         found.events.append(tracked)
         self.last_event_time = self.view.time
+
+    def _discard_doubt(self, event: Event) -> DiscardQuestion | None:
+        """A discard while new unreadable stickers lie on the pile: some discarded cards were not read."""
+        if not isinstance(event, Discard):
+            return None
+        pile = zones.DISCARD_ZONE
+        extra = self.view.unread.get(pile, 0) - self.rest_view.unread.get(pile, 0)
+        if extra <= 0:
+            return None
+        return DiscardQuestion(event.player, len(event.cards), len(event.cards) + extra)
 
     def _warn(self, found: _Pass, reason: str, message: str, fix: str, cards: Sequence[str], zone: str,
               event: Event | None = None) -> None:

@@ -13,6 +13,8 @@ class ScriptedTable:
         self.cards: dict[str, tuple[str, tuple[float, float]]] = {}
         self.frame = 0
         self.updates: list[Update] = []
+        self.unread: dict[str, int] = {}
+        """Stickers the camera sees but cannot read, per zone (sent with every frame)."""
 
     @property
     def now(self) -> float:
@@ -40,6 +42,7 @@ class ScriptedTable:
                                                      for card in duplicates),
                 duplicates=duplicates,
             )
+            object.__setattr__(observation, "unread", dict(self.unread))
             update = self.tracker.observe(self.frame, self.now, observation)
             if update:
                 updates.append(update)

@@ -253,3 +253,20 @@ def test_override_of_the_screens_copy_picks_that_warning() -> None:
     table.tracker.override(TableWarning(second.reason, second.message, second.fix))
     assert table.tracker.warnings == [first]
     assert table.tracker.accepted == {second.cards[0]: second.zone}
+
+
+def test_unreadable_stickers_on_the_pile_ask_how_many_were_discarded() -> None:
+    from companion.tracker.model import display_model
+
+    table = ScriptedTable().start()
+    table.put("discard", "K05")
+    table.unread = {"discard": 1}
+    table.settle()
+    question = table.tracker.discard_question
+    assert question is not None and (question.seen, question.guess) == (1, 2)
+    model = display_model(table.tracker, table.now)
+    assert model.phase == "discard-confirm" and model.discard is not None and model.discard.asked == 2
+    table.tracker.confirm_discard(2)
+    assert table.tracker.discard_question is None and table.tracker.game is not None
+    assert table.tracker.game.discard_size == 2
+    assert display_model(table.tracker, table.now).phase == "play"
