@@ -148,6 +148,8 @@ class Tracker:
         self.mat_cleared = True
         """The mat was seen empty since the last game ended (a new deal may start)."""
         self.discard_question: DiscardQuestion | None = None
+        self.resumed = False
+        """A game was resumed and the table not looked at since."""
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -169,6 +171,8 @@ class Tracker:
         cleared = self._clear_put_right(view)
         self._check_duplicates(view, found)
         started = False
+        if self.resumed:
+            self._prime_after_resume(view)
         if self.game is None:
             started = self._maybe_start(view)
         for _ in range(MAX_STEPS):
@@ -273,6 +277,16 @@ class Tracker:
                                                                                               strict=True)]
         self.warnings.clear()
         self.mat_cleared = False
+        self.resumed = True
+
+    def _prime_after_resume(self, view: View) -> None:
+        """After a restart, cards the rules already sent to the discard pile may still lie where they were."""
+        self.resumed = False
+        if self.game is None:
+            return
+        for card, zone in view.cards.items():
+            if zones.expected_zone(self.game, parse_card(card)) == zones.DISCARD_ZONE and zone != zones.DISCARD_ZONE:
+                self.last_zone[card] = zone
 
     # -- inference -------------------------------------------------------------------
 

@@ -270,3 +270,17 @@ def test_unreadable_stickers_on_the_pile_ask_how_many_were_discarded() -> None:
     assert table.tracker.discard_question is None and table.tracker.game is not None
     assert table.tracker.game.discard_size == 2
     assert display_model(table.tracker, table.now).phase == "play"
+
+
+def test_resume_carries_on_and_ignores_fields_not_yet_swept() -> None:
+    table = destruction_table()
+    for move in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2"), ("K01", "p2.river.2")):
+        table.take(move[0]).put(move[1], move[0]).settle()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.REFILL
+    restarted = ScriptedTable(Tracker(settle_s=1.0))
+    restarted.cards = dict(table.cards)          # the table as it is: field cards still lying there
+    restarted.tracker.resume(game.copy())
+    restarted.put("m1.mountain", "G05", "G06").settle()
+    assert not restarted.warnings()
+    assert [e.event for e in restarted.events()] == [Refill(0, (card("G05"), card("G06")))]
