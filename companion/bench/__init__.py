@@ -10,4 +10,5 @@ TARGETS: dict[str, str] = {
     "vision": "companion.bench.vision",
     "ui": "companion.bench.ui",
     "table": "companion.bench.table",
+    "run": "companion.bench.run",
 }

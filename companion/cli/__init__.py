@@ -13,6 +13,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from companion.errors import CompanionError
 
@@ -27,9 +28,22 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.games_cmds",
     "companion.cli.replay_cmds",
     "companion.cli.doctor_cmds",
+    "companion.cli.run_cmds",
 )
 
 EXIT_USAGE = 2
+
+
+def write_output(text: str, path: Path | None, note: str) -> None:
+    """Write a command's output to ``path``, or to standard output when there is none.
+
+    ``note`` says on standard error what was written where (never mixed into the output).
+    """
+    if path is None:
+        sys.stdout.write(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}: {note}", file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,6 +8,7 @@ import random
 import sys
 from pathlib import Path
 
+from companion.cli import write_output
 from companion.engine import Game, play_random_game, read_record, record_lines, replay, summary
 from companion.errors import UnreadableRecordError
 
@@ -76,10 +77,5 @@ def describe_final(game: Game) -> str:
 
 def run_play(args: argparse.Namespace) -> int:
     game = play_random_game(random.Random(args.seed), first_player=0 if args.first_player == "p1" else 1)
-    text = "\n".join(record_lines(game)) + "\n"
-    if args.out is None:
-        sys.stdout.write(text)
-    else:
-        args.out.write_text(text, encoding="utf-8")
-        print(f"wrote {args.out}: {len(game.stack)} events; {describe_final(game)}", file=sys.stderr)
+    write_output("\n".join(record_lines(game)) + "\n", args.out, f"{len(game.stack)} events; {describe_final(game)}")
     return 0

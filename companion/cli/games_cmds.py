@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.cli import write_output
+
 if TYPE_CHECKING:
     from companion.app.journal import GameInfo, Journal, JournaledGame
 
@@ -120,9 +122,5 @@ def run_export(args: argparse.Namespace) -> int:
     with _open(args) as journal:
         game = _chosen(journal, args.game)
         text = "\n".join(game.record()) + "\n"
-    if args.out is None:
-        sys.stdout.write(text)
-    else:
-        args.out.write_text(text, encoding="utf-8")
-        print(f"wrote {args.out}: game {game.info.id}, {len(game.record()) - 1} events", file=sys.stderr)
+    write_output(text, args.out, f"game {game.info.id}, {len(game.record()) - 1} events")
     return 0

@@ -1,4 +1,4 @@
-"""``companion engine replay|play``, ``companion demo`` and ``companion bench engine`` as a user runs them."""
+"""``companion engine replay|play`` and ``companion bench engine`` as a user runs them."""
 
 from __future__ import annotations
 
@@ -72,13 +72,6 @@ def test_missing_and_binary_files_exit_2(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00garbage")
     result = companion("engine", "replay", str(binary))
     assert result.returncode == 2 and "line 1: not UTF-8" in result.stderr and "Traceback" not in result.stderr
-
-
-def test_demo_narrates_a_game_to_the_final_scores(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--seed", "3", "--delay", "0"]) == 0
-    out = capsys.readouterr().out
-    assert "builds mandala" in out and "claims" in out and "The game is over" in out
-    assert "points" in out.splitlines()[-2] and ("wins" in out.splitlines()[-1] or "draw" in out.splitlines()[-1])
 
 
 def test_bench_engine_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

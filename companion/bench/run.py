@@ -1,0 +1,122 @@
+"""``companion run`` as the service runs it: peak memory and time to the first processed frame.
+
+Frames: the first ``--frames`` frames of a simulated game (seed 153) rendered
+at the Camera Module 3's 4608x2592 with sensor noise, each written as its own
+JPEG, so that every frame is decoded afresh as a camera delivers new pixels
+every time. A child process runs ``companion run --camera FRAMES --display
+none`` on them, paced at ``--fps`` (0: as fast as the pipeline goes, which
+keeps the capture queue full the whole time: the worst case for memory), and:
+
+- peak resident memory is the child's ``ru_maxrss`` (``os.wait4``), the
+  whole process: Python, OpenCV, numpy, zxing-cpp, the frames in flight.
+  Frames are rendered in a separate process, because Linux starts a
+  child's ``ru_maxrss`` at the resident size of its parent at fork;
+  ``parent_rss_mb`` shows that floor;
+- start to first frame is the wall time from spawning the child to its log
+  line "first frame processed": interpreter start, imports, journal, opening
+  the source, decoding the first frame and the vision pipeline's cold scan.
+
+Budgets (issue 6): at most 250 MB, at most 3 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+MEMORY_BUDGET_MB = 250.0
+FIRST_FRAME_BUDGET_S = 3.0
+SEED = 153
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--frames", type=int, default=120, help="frames of the game to run (default %(default)s)")
+    parser.add_argument("--fps", type=float, nargs="+", default=[0.0, 10.0],
+                        help="pacing of each run; 0 = as fast as possible (default: 0 10)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per pacing; medians are reported")
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="bench-run-") as folder:
+        frames = Path(folder) / "frames"
+        # Rendered in another process: a child's ru_maxrss starts at its parent's resident size
+        # at fork (Linux keeps the high-water mark across exec), so this process must stay small.
+        subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
+                        "from companion.bench.run import write_frames; write_frames(Path(sys.argv[1]), "
+                        "int(sys.argv[2]))", str(frames), str(args.frames)], check=True)
+        results = {f"fps {fps:g}": [one_run(frames, Path(folder) / f"state-{fps}-{n}", fps)
+                                    for n in range(max(1, args.rounds))] for fps in args.fps}
+    peak = max(r["peak_rss_mb"] for runs in results.values() for r in runs)
+    firsts = sorted(r["first_frame_s"] for runs in results.values() for r in runs)
+    return {
+        "peak_rss_mb": peak,
+        "first_frame_s_median": round(firsts[len(firsts) // 2], 2),
+        "first_frame_s_max": firsts[-1],
+        "memory_budget_met": peak <= MEMORY_BUDGET_MB,
+        "first_frame_budget_met": firsts[-1] <= FIRST_FRAME_BUDGET_S,
+        "runs": results,
+        "frames": args.frames,
+        "resolution": "4608x2592",
+        "parent_rss_mb": round(_own_peak_mb(), 1),
+        "machine": f"{platform.machine()} {os.cpu_count()} cores, {platform.python_implementation()} "
+                   f"{platform.python_version()}, affinity {sorted(os.sched_getaffinity(0))}",
+    }
+
+
+def _own_peak_mb() -> float:
+    """This process's peak: a floor under every child's ru_maxrss (see above)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def write_frames(out: Path, count: int) -> Path:
+    """``count`` frames of the game, one file each (no hard links: every frame is decoded)."""
+    import cv2
+
+    from companion.engine import play_random_game
+    from companion.sim.frames import render_frames
+    from companion.sim.game import script_game
+    from companion.sim.scene import SceneOptions
+    from companion.vision.layout import load_layout
+
+    out.mkdir(parents=True)
+    layout = load_layout()
+    script = script_game(play_random_game(random.Random(SEED), first_player=0), layout, seed=SEED)
+    options = SceneOptions(resolution=(4608, 2592), noise_sigma=2.0)
+    for index, image in enumerate(render_frames(script, layout, 10.0, options)):
+        if index >= count:
+            break
+        cv2.imwrite(str(out / f"{index:06d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    print(f"bench run: wrote {count} frames to {out}", file=sys.stderr)
+    return out
+
+
+def one_run(frames: Path, state: Path, fps: float) -> dict[str, Any]:
+    command = [sys.executable, "-m", "companion", "run", "--camera", str(frames), "--fps", f"{fps:g}",
+               "--recorded-fps", "10", "--display", "none", "--state-dir", str(state), "--log-level", "info"]
+    started = time.perf_counter()
+    child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    assert child.stderr is not None
+    first: float | None = None
+    for line in child.stderr:
+        if first is None and re.search(r"first frame processed", line):
+            first = time.perf_counter() - started
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - started
+    if child.returncode != 0 or first is None:
+        raise RuntimeError(f"companion run exited {child.returncode} (first frame seen: {first is not None})")
+    result = {"peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "first_frame_s": round(first, 2),
+              "seconds": round(seconds, 1)}
+    print(f"bench run: fps {fps:g}: {result}", file=sys.stderr)
+    return result

@@ -1,0 +1,84 @@
+"""``companion run``: the companion itself, as the service runs it (interfaces.md section 7)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+from dataclasses import replace
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
+
+from companion.app.config import LOG_LEVELS
+
+if TYPE_CHECKING:
+    from companion.app.config import Config
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "run", help="watch the table: camera, rules, screen and buttons (what the service runs)")
+    parser.add_argument("--config", type=Path,
+                        help="configuration file (default /etc/mandala-companion/config.toml when present)")
+    parser.add_argument("--camera", type=Path, metavar="PATH",
+                        help="read a folder of frames (file-name order) or a video instead of the camera")
+    parser.add_argument("--start-frame", type=int, default=None, metavar="N",
+                        help="with --camera: skip the first N frames, as a camera shows the table as it is now")
+    parser.add_argument("--fps", type=float, default=None, metavar="N",
+                        help="with --camera: frames per second to pace the input at, 0 = as fast as possible "
+                             "(default: camera.fps of the configuration, 10)")
+    parser.add_argument("--recorded-fps", type=float, default=None, metavar="N",
+                        help="with --camera: the rate the frames were taken at; settle times are measured in it "
+                             "(default: --fps, or 10 when --fps is 0)")
+    parser.add_argument("--display", default=None,
+                        help="ssd1306, sh1106, ssd1309, terminal or none (default: display.display)")
+    parser.add_argument("--state-dir", type=Path, help="folder of the game journal (default: state_dir)")
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default=None, help="default: logging.level")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.app.config import load_config
+    from companion.app.logs import setup_logging
+    from companion.app.runner import build
+
+    config = _with_overrides(load_config(args.config), args)
+    setup_logging(args.log_level or config.logging.level)
+    _check(args)
+    # systemd stops us with SIGTERM: unwind like an exit, so the screen says "stopped".
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    runner = build(config, recorded_fps=args.recorded_fps)
+    return runner.run()
+
+
+def _exit_on_signal(number: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
+def _check(args: argparse.Namespace) -> None:
+    from companion.errors import ConfigError
+
+    if args.camera is None and (args.start_frame is not None or args.recorded_fps is not None):
+        raise ConfigError("--start-frame and --recorded-fps need --camera PATH")
+    for name in ("fps", "recorded_fps", "start_frame"):
+        value = getattr(args, name)
+        if value is not None and value < 0:
+            raise ConfigError(f"--{name.replace('_', '-')} {value}: must be 0 or more")
+    if args.recorded_fps == 0:
+        raise ConfigError("--recorded-fps 0: must be more than 0")
+
+
+def _with_overrides(config: Config, args: argparse.Namespace) -> Config:
+    """The command line wins over the file."""
+    camera = config.camera
+    if args.camera is not None:
+        camera = replace(camera, source="path", device=str(args.camera.resolve()),
+                         start_frame=args.start_frame or 0)
+    if args.fps is not None:
+        camera = replace(camera, fps=args.fps)
+    display = config.display
+    if args.display is not None:
+        display = replace(display, display=args.display)
+    return replace(config, camera=camera, display=display,
+                   state_dir=args.state_dir if args.state_dir is not None else config.state_dir)
+
