@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.replay_cmds",
     "companion.cli.doctor_cmds",
     "companion.cli.run_cmds",
+    "companion.cli.calibrate_cmds",
 )
 
 EXIT_USAGE = 2

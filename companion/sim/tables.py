@@ -10,13 +10,14 @@ stickers are fully visible.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import numpy as np
 
 from companion.markers.codes import CARD_IDS, sticker_offset_mm
 from companion.sim.scene import PlacedCard, arm_polygon
-from companion.vision.layout import Layout, Point, Polygon
+from companion.vision.layout import Layout, Point, Polygon, point_in_polygon
 
 # Base rotations that put the sticker on a given side of the card
 # (rotation is counter-clockwise as seen: 0 top-left, 90 bottom-left,
@@ -25,6 +26,10 @@ _STICKER_LEFT = (0.0, 90.0)
 _STICKER_RIGHT = (180.0, 270.0)
 _STICKER_TOP = (0.0, 270.0)
 _STICKER_BOTTOM = (90.0, 180.0)
+# How far inside its zone every sticker centre lies (mm). Players lay cards
+# inside zones; a sticker a hair from a border has no zone a camera can be
+# sure of (a creased cloth alone moves it 1-2 mm).
+INSIDE_MM = 3.0
 
 
 def random_table(
@@ -157,20 +162,37 @@ class _Placer:
     # -- one card
 
     def _put(self, zone: str, centre: Point, rotation: float, *, face_up: bool = True) -> None:
-        """Place the next card, nudged toward the zone centre until its sticker lies in the zone."""
+        """Place the next card, nudged until its sticker lies well inside the zone.
+
+        Players lay cards inside zones, not on their borders: the card slides
+        toward the point that puts its sticker on the zone's centre until the
+        sticker centre is :data:`INSIDE_MM` inside every border.
+        """
         card_id = next(self.ids)
-        target = self.layout.zone_center(zone)
+        polygon = self.layout.zones[zone]
         offset = sticker_offset_mm(self.layout.card_mm, self.layout.sticker_mm)
-        for fraction in np.linspace(0.0, 1.0, 11):
-            candidate = (centre[0] + (target[0] - centre[0]) * fraction, centre[1] + (target[1] - centre[1]) * fraction)
-            card = PlacedCard(card_id, candidate, rotation % 360.0, face_up)
-            if self.layout.zone_at(card.to_mat(offset)) == zone:
+        target = self.layout.zone_center(zone)
+        sticker = PlacedCard(card_id, centre, rotation % 360.0, face_up).to_mat(offset)
+        shift = (target[0] - sticker[0], target[1] - sticker[1])
+        for fraction in np.linspace(0.0, 1.0, 21):
+            moved = (centre[0] + shift[0] * fraction, centre[1] + shift[1] * fraction)
+            card = PlacedCard(card_id, moved, rotation % 360.0, face_up)
+            if inside_by_mm(card.to_mat(offset), polygon) >= INSIDE_MM:
                 break
-        else:
-            # Even centred the sticker falls outside (a zone smaller than a card):
-            # keep the card centred; the truth will say which zone it landed in.
-            card = PlacedCard(card_id, target, rotation % 360.0, face_up)
+        # With fraction 1 the sticker lies on the zone's centroid: inside any zone a card fits in.
         self.cards.append(card)
+
+
+def inside_by_mm(point: Point, polygon: Polygon) -> float:
+    """How far ``point`` lies inside ``polygon`` (distance to its nearest edge); negative outside."""
+    px, py = point
+    nearest = math.inf
+    for (x0, y0), (x1, y1) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        dx, dy = x1 - x0, y1 - y0
+        length2 = dx * dx + dy * dy
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / length2))
+        nearest = min(nearest, math.hypot(px - (x0 + t * dx), py - (y0 + t * dy)))
+    return nearest if point_in_polygon(point, polygon) else -nearest
 
 
 def _bounds(polygon: Polygon) -> tuple[float, float, float, float]:

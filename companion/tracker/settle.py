@@ -59,7 +59,7 @@ class Settler:
         if not frame.board.found:
             self.changed_at = None  # nothing counts as rest while the board is not seen
             return None
-        self.unread = dict(getattr(frame, "unread", None) or {})
+        self.unread = dict(frame.unread)
         changed = self._read(now, frame)
         changed |= self._forget(now)
         if changed or self.changed_at is None:

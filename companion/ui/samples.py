@@ -16,6 +16,7 @@ from companion.tracker.display import (
     PlayerView,
     TableWarning,
 )
+from companion.ui.screens import CalibrationVerdict
 from companion.ui.state import MENU_ITEMS, MenuItem, Page, UiState
 
 
@@ -104,4 +105,22 @@ SAMPLES: tuple[Sample, ...] = (
            DisplayModel(phase="play", turn="p1", deck=61, camera="lost")),
     Sample("board-not-found", "Camera works but cannot find the playmat",
            DisplayModel(phase="play", turn="p1", deck=61, board="not-found")),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationSample:
+    """A verdict of ``companion calibrate`` as the panel shows it (not a display-model screen)."""
+
+    name: str
+    caption: str
+    verdict: CalibrationVerdict
+
+
+CALIBRATION_SAMPLES: tuple[CalibrationSample, ...] = (
+    CalibrationSample("calibration-ok", "Calibration passed: px per module, blur and the camera mode",
+                      CalibrationVerdict(ok=True, px_per_module=3.2, blur_px=0.6, mode="4608x2592")),
+    CalibrationSample("calibration-problem", "Calibration failed: the first fix, what is wrong, 1 of 2",
+                      CalibrationVerdict(ok=False, problem="zones out of view: deck, discard",
+                                         fix="Raise camera by 5 cm", count=2)),
 )

@@ -15,6 +15,7 @@ chose with A (main, table, status).
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -320,6 +321,48 @@ def draw_status(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZ
     t.text(draw, (1, 27), f"warnings {len(model.warnings)}, {hidden_warnings} hidden", t.SMALL)
     t.text(draw, (1, 39), f"brightness {brightness}/{BRIGHTNESS_LEVELS}", t.SMALL)
     _inverted_line(draw, 50, "hold A: menu", width)
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationVerdict:
+    """What ``companion calibrate`` shows on the panel: ready with its figures, or the first problem.
+
+    ``fix`` is the short fix of the first problem (two lines of 15 letters),
+    ``problem`` what is wrong (one small line), ``count`` how many problems.
+    """
+
+    ok: bool
+    px_per_module: float | None = None
+    blur_px: float | None = None
+    mode: str = ""
+    problem: str = ""
+    fix: str = ""
+    count: int = 0
+
+
+def draw_calibration(draw: ImageDraw.ImageDraw, verdict: CalibrationVerdict, size: Size = SIZE) -> None:
+    """The calibration verdict: CAMERA READY and the figures, or NOT READY and what to do first."""
+    width = size[0]
+    if verdict.ok:
+        _inverted_line(draw, 0, "CAMERA READY", width, spec=t.MEDIUM)
+        lines = []
+        if verdict.px_per_module is not None:
+            lines.append(f"{verdict.px_per_module:.1f} px per module")
+        if verdict.blur_px is not None:
+            lines.append(f"blur {verdict.blur_px:.1f} px: sharp")
+        if verdict.mode:
+            lines.append(f"mode {verdict.mode}")
+        for index, line in enumerate(lines[:3]):
+            t.text(draw, (1, 21 + index * 12), t.fit(line, 21), t.SMALL)
+        return
+    counter = f" 1/{verdict.count}" if verdict.count > 1 else ""
+    _inverted_line(draw, 0, f"NOT READY{counter}", width, spec=t.MEDIUM)
+    fix_lines = t.wrap(verdict.fix, 15, 2)
+    for index, line in enumerate(fix_lines):
+        t.text(draw, (1, 20 + index * 14), line, t.MEDIUM)
+    y = 20 + len(fix_lines) * 14 + 1
+    for index, line in enumerate(t.wrap(verdict.problem, 21, max(0, (size[1] - 2 - y) // 12))):
+        t.text(draw, (1, y + index * 12), line, t.SMALL)
 
 
 MENU_ROWS = 4

@@ -45,8 +45,14 @@ class StickerScale:
         return self.module_px * SYMBOL_MODULES
 
 
-def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale) -> list[Region]:
-    """Boxes (frame pixels, with a quiet margin) around likely stickers in ``region``."""
+def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale, *, tile: bool = True) -> list[Region]:
+    """Boxes (frame pixels, with a quiet margin) around likely stickers in ``region``.
+
+    ``tile`` cuts boxes larger than a sticker into sticker-sized tiles, for a
+    decoder that reads crowds of symbols poorly (zbar); zxing-cpp reads a
+    whole fanned row as well as its tiles, and the tiles overlap: about
+    twice the pixels to decode.
+    """
     step = max(1, int(scale.module_px / MODULES_PER_SAMPLE))
     x0, y0, x1, y1 = _clip(frame, region)
     if x1 - x0 < 4 * step or y1 - y0 < 4 * step:
@@ -71,7 +77,7 @@ def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale) -> l
         if max(w, h) < min_side:
             continue  # a speck of texture, far smaller than a symbol
         box = Region(x0 + x * step - margin, y0 + y * step - margin, w * step + 2 * margin, h * step + 2 * margin)
-        boxes += _tiles(box, scale.sticker_px)
+        boxes += _tiles(box, scale.sticker_px) if tile else [box]
     return merge_boxes(boxes)
 
 

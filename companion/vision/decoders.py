@@ -19,6 +19,7 @@ import numpy as np
 from companion.errors import ConfigError
 
 Point = tuple[float, float]
+Corners = tuple[Point, Point, Point, Point]
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class DecodedSymbol:
     """One QR symbol found in an image: payload bytes and its four corners."""
 
     payload: bytes
-    corners: tuple[Point, Point, Point, Point]
+    corners: Corners
 
     @property
     def center(self) -> Point:
@@ -62,13 +63,24 @@ class DecodeResult:
     ``unread`` counts symbols it located but could not decode (blur, damage,
     partial cover), or is None for a decoder that cannot tell; the pipeline
     spends its costlier retries only where something was located.
+    ``located`` gives the corners of those symbols (image pixels), so the
+    pipeline can tell a sticker it saw but could not read (the size of one)
+    from finder patterns of several covered stickers taken for one symbol.
     """
 
     symbols: tuple[DecodedSymbol, ...]
     unread: int | None
+    located: tuple[Corners, ...] = ()
 
 
 class Decoder(Protocol):
+    """What the pipeline needs of a decoder.
+
+    A decoder may also set ``reads_crowds = True`` when it reads several
+    symbols side by side in one crop as well as each alone; the pipeline then
+    skips cutting large candidates into overlapping tiles.
+    """
+
     name: str
 
     def decode(self, grey: np.ndarray) -> list[DecodedSymbol]:
@@ -84,6 +96,8 @@ class ZxingDecoder:
     """zxing-cpp: ``read_barcodes`` restricted to QR, raw bytes kept."""
 
     name = "zxing"
+    # Reads a fanned row of stickers from one crop as well as from tiles of it.
+    reads_crowds = True
 
     def __init__(self) -> None:
         import zxingcpp  # lazy: an optional wheel on some machines
@@ -105,7 +119,8 @@ class ZxingDecoder:
     def decode_detailed(self, grey: np.ndarray) -> DecodeResult:
         found = self._zx.read_barcodes(grey, **self._options, return_errors=True)
         symbols = tuple(_from_zxing(barcode) for barcode in found if barcode.valid)
-        return DecodeResult(symbols, len(found) - len(symbols))
+        failed = tuple(_from_zxing(barcode).corners for barcode in found if not barcode.valid)
+        return DecodeResult(symbols, len(failed), failed)
 
 
 def _from_zxing(barcode: object) -> DecodedSymbol:

@@ -59,11 +59,13 @@ class FiducialDetector:
     def __init__(self, ids: Iterable[int], cell_px: float = 6.0) -> None:
         """``cell_px``: expected side of one marker cell in the thumbnails searched."""
         self.ids = frozenset(ids)
+        self._side_px = 6.0 * cell_px
         # One adaptive-threshold window matched to the cell size instead of
         # OpenCV's sweep of eight: 5x faster, and lighting gradients are still
         # handled because the threshold stays local. ``thorough`` sweeps.
         window = 2 * max(1, int(cell_px * 0.75)) + 1
-        self._fast = _detector(window, window, 10)
+        self._fast_params = _parameters(window, window, 10)
+        self._fast = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), self._fast_params)
         self._thorough = _detector(3, max(23, 4 * window + 1), 6)
 
     def detect(
@@ -74,7 +76,7 @@ class FiducialDetector:
         small = thumbnail(view, step)
         if min(small.shape[:2]) < 12:
             return {}
-        detector = self._thorough if thorough else self._fast
+        detector = self._thorough if thorough else self._sized(max(small.shape[:2]))
         corners, ids, _ = detector.detectMarkers(small)
         found: dict[int, FiducialSighting] = {}
         if ids is None:
@@ -86,15 +88,38 @@ class FiducialDetector:
             found[marker_id] = FiducialSighting(marker_id, _refine(frame, coarse, step))
         return found
 
+    def _sized(self, longest_px: int) -> cv2.aruco.ArucoDetector:
+        """The fast detector, told how large a marker may be in an image this size.
+
+        ArUco's size bounds are fractions of the image's longest side. Without
+        them every finder pattern of every QR sticker on the table is a
+        candidate square to decode; with them the search costs a third less.
+        The bounds are wide (0.4x to 2.5x the expected side) because the
+        expectation is a guess until the mat is found; a miss falls back to
+        the thorough sweep, which has none.
+        """
+        perimeter = 4.0 * self._side_px / longest_px
+        low, high = 0.4 * perimeter, min(2.5 * perimeter, 4.0)
+        params = self._fast_params
+        if (params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate) != (low, high):
+            params.minMarkerPerimeterRate, params.maxMarkerPerimeterRate = low, high
+            self._fast.setDetectorParameters(params)
+        return self._fast
+
 
 def _detector(window_min: int, window_max: int, window_step: int) -> cv2.aruco.ArucoDetector:
+    params = _parameters(window_min, window_max, window_step)
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+
+
+def _parameters(window_min: int, window_max: int, window_step: int) -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMin = window_min
     params.adaptiveThreshWinSizeMax = window_max
     params.adaptiveThreshWinSizeStep = window_step
     # Corners are refined on the full-resolution frame instead.
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
-    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+    return params
 
 
 def _roi_view(frame: np.ndarray, roi: Region | None) -> tuple[int, int, np.ndarray]:

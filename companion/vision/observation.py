@@ -63,6 +63,10 @@ class FrameObservation:
     ``duplicates`` names card ids read at two places at once: both reads are in
     ``cards``, because only the people at the table know which one is real.
     ``changed_regions`` are the frame areas that were decoded again.
+    ``unread`` maps a zone to the number of stickers in it the camera saw but
+    could not decode in this frame, after retries (blur, a defaced code,
+    glare); zones without any are absent, so a fully read table gives {}.
+    The tracker uses it to ask how many cards went to the discard pile.
     """
 
     board: BoardStatus
@@ -71,8 +75,10 @@ class FrameObservation:
     foreign_codes: int = 0
     changed_regions: tuple[Region, ...] = ()
     timings_ms: Mapping[str, float] = field(default_factory=dict)
+    unread: Mapping[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
         board = "board" if self.board.found else f"no board ({self.board.reason})"
         cards = " ".join(str(card) for card in self.cards)
-        return f"{board}; {len(self.cards)} cards: {cards}; foreign={self.foreign_codes}"
+        unread = f"; unread={dict(self.unread)}" if self.unread else ""
+        return f"{board}; {len(self.cards)} cards: {cards}; foreign={self.foreign_codes}{unread}"

@@ -10,6 +10,7 @@ anew each frame, so a refined mapping moves them with it.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -40,25 +41,89 @@ if TYPE_CHECKING:
 
 Point = tuple[float, float]
 
-# Side of a fiducial in the thumbnail it is searched in: 5 px per cell is
-# plenty for ArUco 4x4 and keeps the search to a few milliseconds.
-FIDUCIAL_THUMB_PX = 30
+# Side of a fiducial in the thumbnail it is searched in: 3.3 px per cell
+# still finds every marker ArUco found at 5 px (rendered tables, tilt up to
+# 10 degrees, blur 1.5 px) in half the time; corners are refined at full
+# resolution anyway, and a frame with fewer than 3 markers is searched again
+# at twice the resolution.
+FIDUCIAL_THUMB_PX = 20
 # Thumbnail width for change detection: a card spans ~40 px at 4608 px.
 CHANGE_THUMB_WIDTH = 600
 # Fraction of the frame the mat fills (its tighter dimension), assumed until found.
 MAT_FILL_GUESS = 0.8
-# Retry passes for crops that read nothing: (enlargement, unsharp-mask sigma
-# in frame pixels, unsharp amount). Tuned on blurred (sigma 1.5 px) 1080p
-# frames with 2.7 px modules, where a single pass misses a few percent.
-RETRY_PASSES = ((2.0, 1.0, 2.0), (3.0, 1.0, 3.0))
 # Unchanged candidate crops that read nothing, decoded again per steady frame.
 RETRIES_PER_FRAME = 2
-# Below this module size (frame pixels) every retry pass runs on a failing crop.
+# Below this module size (frame pixels) crops are enlarged before decoding,
+# and a crop where nothing was even located is still tried again.
 SMALL_MODULE_PX = 3.0
+# Unsharp-mask radius in frame pixels: about a third of a module, the scale of
+# the defocus blur (sigma up to 1.5 px) that washes out single modules.
+SHARPEN_SIGMA_PX = 1.0
+# A crop narrower than this (in stickers, margins included) where nothing was
+# located holds at most part of a sticker: not worth a second pass.
+BLIND_RETRY_STICKERS = 1.5
+# Side of the window decoded again around a symbol located but not read, in
+# stickers: a sticker at any rotation with a little margin.
+RETRY_WINDOW_STICKERS = 2.0
+# Sides of a located but unread symbol, in symbols of our stickers, that can
+# be one of ours (perspective and blur within the issue's bounds stay inside).
+LOCATED_SIDE = (0.75, 1.3)
 # A zone border closer than this (mm) lowers a read's confidence.
 ZONE_MARGIN_MM = 5.0
 # How far a fiducial may move (mm on the mat) and still count as unmoved.
 STILL_MM = 0.5
+
+
+@dataclass(frozen=True)
+class DecodePass:
+    """One way of handing a crop to the decoder: sharpened, then enlarged.
+
+    Sharpening before enlarging filters the small crop (a quarter of the
+    pixels at 2x) and reads as well as the other way round.
+    """
+
+    enlarge: float
+    amount: float  # unsharp-mask amount; 0: the crop as it is
+    cubic: bool = False
+
+    def prepare(self, crop: np.ndarray) -> np.ndarray:
+        image = crop
+        if self.amount:
+            soft = cv2.GaussianBlur(crop, (0, 0), SHARPEN_SIGMA_PX)
+            image = cv2.addWeighted(crop, 1.0 + self.amount, soft, -self.amount, 0)
+        if self.enlarge != 1.0:
+            interpolation = cv2.INTER_CUBIC if self.cubic else cv2.INTER_LINEAR
+            image = cv2.resize(image, None, fx=self.enlarge, fy=self.enlarge, interpolation=interpolation)
+        return image
+
+
+# Passes tried in turn on a crop while something in it stays unread (measured
+# on the benchmark's tables, blur up to 1.5 px, JPEG q75; docs/benchmarks.md).
+# Modules of 3 px or more (12 MP, 16 mm stickers): the sharpened crop alone
+# reads 100% of the visible stickers where the plain crop reads 96%; the
+# plain crop reads a few the sharpened one misses (dim light, 45 degrees,
+# glare clipped by the sharpening).
+SHARP_MODULE_PASSES = (DecodePass(1.0, 3.0), DecodePass(1.0, 0.0), DecodePass(2.0, 3.0))
+# Smaller modules (1080p, 32 mm stickers: 2.7 px): the plain crop reads only
+# half of them, sharpened and enlarged 2x 98.6%; the last few read after a
+# slightly different resampling.
+SMALL_MODULE_PASSES = (DecodePass(1.5, 3.0), DecodePass(2.0, 3.0, cubic=True))
+PLAIN_PASSES = (DecodePass(1.0, 0.0),)
+
+
+@dataclass(frozen=True)
+class UnreadCrop:
+    """A candidate crop where a sticker may be but nothing (or not all) was read.
+
+    ``spots`` are where in the frame unread stickers seem to lie: symbols of
+    a sticker's size the decoder located but could not decode, or the crop's
+    centre when it located nothing yet is as large as a whole sticker. A
+    smaller crop that read nothing has no spot (the visible corner of a
+    covered sticker) but is still retried.
+    """
+
+    box: Region
+    spots: tuple[Point, ...]
 
 
 @dataclass(frozen=True)
@@ -114,8 +179,9 @@ class VisionPipeline:
         """``decoder``: a name from :data:`~companion.vision.decoders.DECODERS` or an instance.
 
         ``whole_frame_decode`` also hands the whole frame to the decoder on a
-        cold scan (slower; for comparisons); ``sharpen_retry`` decodes crops that
-        read nothing again, enlarged and sharpened. ``clock`` times the stages
+        cold scan (slower; for comparisons); ``sharpen_retry`` decodes crops
+        sharpened (and enlarged when modules are small) and again while
+        something in them stays unread; without it, each crop once as it is. ``clock`` times the stages
         (benchmarks pass ``time.thread_time`` to be immune to other load).
         """
         self.layout = layout
@@ -140,7 +206,7 @@ class VisionPipeline:
         self._mapping: MatMapping | None = None
         self._scale: StickerScale | None = None
         self._reads: list[StickerRead] = []
-        self._unread: list[Region] = []  # candidate crops that read nothing, retried in turn
+        self._unread: list[UnreadCrop] = []  # crops with something unread, retried in turn
         self._age = 0
 
     # ------------------------------------------------------------------ public
@@ -160,8 +226,13 @@ class VisionPipeline:
         """Every symbol currently believed on the table, ours and foreign, in frame pixels."""
         return tuple(self._reads)
 
-    def scan(self, frame: np.ndarray) -> FrameObservation:
-        """Look at the whole frame, as if nothing were known about the table."""
+    def scan(self, frame: np.ndarray, *, thorough: bool = False) -> FrameObservation:
+        """Look at the whole frame, as if nothing were known about the table.
+
+        ``thorough`` searches again for any fiducial missing, finer and with
+        every threshold (slower; for calibration, where a marker reported
+        hidden must really be hidden, not just blurred or small).
+        """
         if (refused := _refuse(frame)) is not None:
             return refused
         watch = _Stopwatch(self._clock)
@@ -169,9 +240,10 @@ class VisionPipeline:
         assert self._changes is not None
         with watch.stage("fiducials"):
             seen = self._fiducials.detect(frame, self._fiducial_step)
-            if len(seen) < 3:  # odd light or scale: one slower, finer sweep before giving up
+            if len(seen) < 3 or (thorough and len(seen) < len(self._places)):
+                # Odd light, blur or scale: one slower, finer sweep before giving up.
                 step = max(1, self._fiducial_step // 2)
-                seen = self._fiducials.detect(frame, step, thorough=True)
+                seen = {**self._fiducials.detect(frame, step, thorough=True), **seen}
         with watch.stage("mapping"):
             board = self._locate(seen, confirmed=self._confirmed_by(seen))
         with watch.stage("changes"):
@@ -205,11 +277,10 @@ class VisionPipeline:
             self._reads = []
             return FrameObservation(board, timings_ms=watch.done())
         kept = [read for read in self._reads if not changes.touches(read.box(margin=2))]
-        retried = self._retry_unread(frame, changes, watch)
-        unread_elsewhere = self._unread
-        self._unread = []
+        # Changed areas are decoded afresh below; their old failures are void.
+        self._unread = [crop for crop in self._unread if not changes.touches(crop.box)]
+        retried = self._retry_unread(frame, watch)
         fresh = self._decode(frame, list(changes.regions), watch, whole_frame=False)
-        self._unread = unread_elsewhere + self._unread
         self._reads = _merge_reads(kept, retried + fresh, self._same_place_px())
         self._changes.accept(thumb, changes)
         return self._observe(board, changes.regions, watch)
@@ -304,6 +375,7 @@ class VisionPipeline:
     def _decode(
         self, frame: np.ndarray, regions: list[Region], watch: _Stopwatch, *, whole_frame: bool
     ) -> list[StickerRead]:
+        """Reads in ``regions``; crops with something unread join ``self._unread``."""
         assert self._scale is not None
         symbols: list[DecodedSymbol] = []
         if whole_frame:
@@ -311,10 +383,11 @@ class VisionPipeline:
                 symbols += self._safe_decode(to_grey(frame)).symbols
         with watch.stage("candidates"):
             fiducials = [s.bounds(0) for s in self._known.values()]
+            tile = not getattr(self.decoder, "reads_crowds", False)
             boxes = merge_boxes(
                 box
                 for region in regions
-                for box in find_candidates(frame, region, self._scale)
+                for box in find_candidates(frame, region, self._scale, tile=tile)
                 if not _centre_in_any(box, fiducials)  # markers are textured too
             )
             if whole_frame:
@@ -325,63 +398,114 @@ class VisionPipeline:
         return _merge_reads([], reads, self._same_place_px())
 
     def _decode_boxes(self, frame: np.ndarray, boxes: list[Region]) -> list[DecodedSymbol]:
-        """Decode each box, retrying the doubtful ones; boxes that read nothing wait for later."""
+        """Decode each box; boxes with something unread wait in ``self._unread`` for later."""
         symbols: list[DecodedSymbol] = []
-        doubtful: list[tuple[Region, np.ndarray, int]] = []
         for box in boxes:
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
-            first = self._safe_decode(crop)
-            symbols += [s.shifted(max(0, box.x), max(0, box.y)) for s in first.symbols]
-            if self._worth_retry(crop, first):
-                doubtful.append((box, crop, len(first.symbols)))
-        for box, crop, read in doubtful:
-            more = self._retry(crop)
-            if not (read or more):
-                self._unread.append(box)
-            symbols += [s.shifted(max(0, box.x), max(0, box.y)) for s in more]
+            found, missed = self._read_crop(crop)
+            dx, dy = max(0, box.x), max(0, box.y)
+            symbols += [s.shifted(dx, dy) for s in found]
+            if missed or not found:  # a crop that read nothing is retried later even if it is no sticker
+                self._unread.append(UnreadCrop(box, tuple((x + dx, y + dy) for x, y in missed)))
         return symbols
 
-    def _retry_unread(self, frame: np.ndarray, changes: ChangeMap, watch: _Stopwatch) -> list[StickerRead]:
-        """Decode a few unchanged candidates that read nothing before, in turn.
+    def _passes(self) -> tuple[DecodePass, ...]:
+        assert self._scale is not None
+        if not self.sharpen_retry:
+            return PLAIN_PASSES
+        return SMALL_MODULE_PASSES if self._scale.module_px < SMALL_MODULE_PX else SHARP_MODULE_PASSES
+
+    def _read_crop(self, crop: np.ndarray) -> tuple[list[DecodedSymbol], list[Point]]:
+        """Symbols read in a crop, and where unread ones seem to lie (crop pixels).
+
+        The first pass decodes the whole crop. Further passes run while the
+        decoder located a symbol it could not decode, and only on a window
+        around each such symbol (a crop can be a whole fanned row or heap);
+        or, when nothing at all was read or located, on the whole crop if it
+        is large enough to hide a blurred sticker. A crop that read
+        everything it located stops after one pass.
+        """
+        assert self._scale is not None
+        same_px = self._same_place_px()
+        first, *rest = self._passes()
+        found, located = self._decode_window(crop, None, first)
+        missed = [spot for spot in located if not _near_any(spot, found, same_px)]
+        blind = not found and not missed
+        if blind and not self._may_hide_a_sticker(crop):
+            # Only part of a sticker, or one under glare the sharpening clipped:
+            # with modules of 3 px or more the plain crop is worth its cheap pass.
+            rest = rest[:1] if self._scale.module_px >= SMALL_MODULE_PX else []
+        for step in rest if (missed or blind) else []:
+            windows = [None] if blind else self._windows(crop, missed)
+            located = []
+            for window in windows:
+                more, spots = self._decode_window(crop, window, step)
+                found = _merge_symbols(found, more, same_px)
+                located += spots
+            candidates = located if blind else missed
+            missed = [spot for spot in candidates if not _near_any(spot, found, same_px)]
+            blind = not found and not missed
+            if not missed and not blind:
+                break
+        return found, missed
+
+    def _decode_window(
+        self, crop: np.ndarray, window: tuple[int, int, int, int] | None, step: DecodePass
+    ) -> tuple[list[DecodedSymbol], list[Point]]:
+        """Symbols read and symbols located but unread in ``crop[window]``, in crop pixels."""
+        x0, y0, x1, y1 = window or (0, 0, crop.shape[1], crop.shape[0])
+        result = self._safe_decode(step.prepare(crop[y0:y1, x0:x1]))
+        scale = 1.0 / step.enlarge
+        symbols = [s.scaled(scale).shifted(x0, y0) for s in result.symbols]
+        located = [DecodedSymbol(b"", corners).scaled(scale).shifted(x0, y0) for corners in result.located]
+        return symbols, [s.center for s in located if self._sticker_sized(s) and _quiet_zone_clear(crop, s)]
+
+    def _sticker_sized(self, symbol: DecodedSymbol) -> bool:
+        """Whether a located symbol has the size and shape of one of our stickers' codes.
+
+        On a heap of covered stickers the decoder pairs finder patterns of
+        different stickers into "symbols" of any size and shape; those are
+        not stickers that failed to read, and retrying them is wasted time.
+        """
+        assert self._scale is not None
+        corners = np.array(symbol.corners)
+        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1) / self._scale.symbol_px
+        return bool(np.all((sides >= LOCATED_SIDE[0]) & (sides <= LOCATED_SIDE[1])))
+
+    def _windows(self, crop: np.ndarray, spots: list[Point]) -> list[tuple[int, int, int, int] | None]:
+        """Sticker-sized windows around unread symbols; the whole crop if that is less work."""
+        assert self._scale is not None
+        half = RETRY_WINDOW_STICKERS * self._scale.sticker_px / 2.0
+        height, width = crop.shape[:2]
+        windows = [
+            (max(0, int(x - half)), max(0, int(y - half)), min(width, int(x + half)), min(height, int(y + half)))
+            for x, y in spots
+        ]
+        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows)
+        return [None] if area >= width * height else list(windows)
+
+    def _may_hide_a_sticker(self, crop: np.ndarray) -> bool:
+        """Whether a crop where nothing was read or located deserves another pass.
+
+        Blur or dim light can hide even the finder patterns; but a crop much
+        smaller than a whole sticker with its margin is the visible corner of
+        a covered one, which no pass will read (nearly all blind crops of a
+        busy table are such).
+        """
+        assert self._scale is not None
+        return bool(min(crop.shape[:2]) >= BLIND_RETRY_STICKERS * self._scale.sticker_px)
+
+    def _retry_unread(self, frame: np.ndarray, watch: _Stopwatch) -> list[StickerRead]:
+        """Decode a few unchanged crops that kept something unread, in turn.
 
         Each frame brings fresh sensor noise, so a sticker missed once (blur,
         glare) often reads later; a couple of crops per frame cost about a
         millisecond and recover it without waiting for a change there.
         """
-        waiting = [box for box in self._unread if not changes.touches(box)]
-        now, later = waiting[:RETRIES_PER_FRAME], waiting[RETRIES_PER_FRAME:]
-        self._unread = later
+        now, self._unread = self._unread[:RETRIES_PER_FRAME], self._unread[RETRIES_PER_FRAME:]
         with watch.stage("retry_unread"):
-            symbols = self._decode_boxes(frame, now)  # failures go to the back of the queue
+            symbols = self._decode_boxes(frame, [crop.box for crop in now])  # failures go to the back
         return [StickerRead(card_id_from_payload(s.payload), s.payload, s.corners) for s in symbols]
-
-    def _worth_retry(self, crop: np.ndarray, first: DecodeResult) -> bool:
-        """Whether a crop may hold a sticker the plain pass did not read."""
-        assert self._scale is not None
-        room_for_more = max(crop.shape[:2]) > 2.5 * self._scale.sticker_px
-        return self.sharpen_retry and (not first.symbols or room_for_more or bool(first.unread))
-
-    def _retry(self, crop: np.ndarray) -> list[DecodedSymbol]:
-        """Decode a crop again, enlarged and sharpened.
-
-        Defocus blur of 1.5 px on modules of 2.7..3.3 px, worse with clipped
-        highlights, washes out the single-module details the binarizer needs
-        (often the decoder does not even locate the symbol). Enlarging the
-        crop (cubic) and an unsharp mask restore enough of them. The stronger
-        second pass runs only where the first one located a symbol, or where
-        modules are so small that blur can hide even that.
-        """
-        assert self._scale is not None
-        for factor, sigma_px, amount in RETRY_PASSES:
-            large = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
-            soft = cv2.GaussianBlur(large, (0, 0), factor * sigma_px)
-            sharp = cv2.addWeighted(large, 1.0 + amount, soft, -amount, 0)
-            more = self._safe_decode(sharp)
-            if more.symbols:
-                return [s.scaled(1.0 / factor) for s in more.symbols]
-            if not more.unread and self._scale.module_px >= SMALL_MODULE_PX:
-                break
-        return []
 
     def _safe_decode(self, grey: np.ndarray) -> DecodeResult:
         if grey.size == 0 or min(grey.shape[:2]) < 8:
@@ -408,7 +532,30 @@ class VisionPipeline:
                 counts[card.card_id] = counts.get(card.card_id, 0) + 1
             duplicates = tuple(sorted(card_id for card_id, n in counts.items() if n > 1))
             foreign = sum(1 for read in self._reads if read.card_id is None)
-        return FrameObservation(board, cards, duplicates, foreign, regions, watch.done())
+            unread = self._unread_per_zone()
+        return FrameObservation(board, cards, duplicates, foreign, regions, watch.done(), unread)
+
+    def _unread_per_zone(self) -> dict[str, int]:
+        """Zone -> stickers seen but not read, after this frame's retries.
+
+        A spot near a sticker read since (a retry, or an overlapping crop) is
+        no unread sticker; spots closer together than half a sticker are one.
+        """
+        assert self._mapping is not None
+        same_px = self._same_place_px()
+        read_at = [read.center for read in self._reads]
+        spots: list[Point] = []
+        for crop in self._unread:
+            for spot in crop.spots:
+                near_read = any(math.dist(spot, at) <= same_px for at in read_at)
+                if not near_read and not any(math.dist(spot, other) <= same_px for other in spots):
+                    spots.append(spot)
+        counts: dict[str, int] = {}
+        for x, y in self._mapping.image_to_mat(spots) if spots else ():
+            zone = self.layout.zone_at((float(x), float(y)))
+            if zone is not None:
+                counts[zone] = counts.get(zone, 0) + 1
+        return counts
 
     def _card(self, card_id: str, center_mm: Point) -> CardObservation:
         zone = self.layout.zone_at(center_mm)
@@ -435,6 +582,63 @@ def _refuse(frame: object) -> FrameObservation | None:
 def _centre_in_any(box: Region, areas: list[Region]) -> bool:
     x, y = box.x + box.width / 2, box.y + box.height / 2
     return any(a.x <= x <= a.x + a.width and a.y <= y <= a.y + a.height for a in areas)
+
+
+def _quiet_zone_grid() -> tuple[np.ndarray, np.ndarray]:
+    """Sample points in symbol modules: a ring in the quiet zone, and the finder patterns' dark cores."""
+    along = np.arange(-2.5, 24.0, 1.0)
+    ring = []
+    for offset in (-2.5, -1.5, 22.5, 23.5):
+        ring += [(t, offset) for t in along] + [(offset, t) for t in along]
+    centres = ((3.5, 3.5), (17.5, 3.5), (3.5, 17.5))
+    cores = [(cx + dx, cy + dy) for cx, cy in centres for dx in (-0.5, 0.5) for dy in (-0.5, 0.5)]
+    return np.array(ring, np.float32), np.array(cores, np.float32)
+
+
+_RING, _CORES = _quiet_zone_grid()
+# Share of quiet-zone samples allowed to be darker than paper (blur bleeds
+# the symbol's edge modules a little into the ring).
+QUIET_ZONE_DARK = 0.08
+
+
+def _quiet_zone_clear(grey: np.ndarray, symbol: DecodedSymbol) -> bool:
+    """Whether the white margin printed around a located symbol is all in view.
+
+    A sticker that was located but not read is worth reporting only if it
+    lies whole in view: a defaced or blurred code. One partly under another
+    card (a fanned row, a heap) also shows its finder patterns, but some of
+    its quiet zone is card, not paper.
+    """
+    square = np.array([(0, 0), (21, 0), (21, 21), (0, 21)], np.float32)
+    to_image = cv2.getPerspectiveTransform(square, np.array(symbol.corners, np.float32))
+    ring = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    cores = cv2.perspectiveTransform(_CORES.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    height, width = grey.shape[:2]
+    inside = (ring[:, 0] >= 0) & (ring[:, 0] < width - 1) & (ring[:, 1] >= 0) & (ring[:, 1] < height - 1)
+    if not inside.all():
+        return False  # the margin runs out of the crop: cannot tell, do not claim a sticker
+    ring_values = grey[ring[:, 1].astype(int), ring[:, 0].astype(int)].astype(np.float32)
+    core_x = np.clip(cores[:, 0].astype(int), 0, width - 1)
+    core_y = np.clip(cores[:, 1].astype(int), 0, height - 1)
+    black = float(np.median(grey[core_y, core_x]))
+    white = float(np.percentile(ring_values, 90))
+    if white - black < 20:
+        return False  # no contrast: not a printed symbol in view
+    paper = white - 0.3 * (white - black)
+    return float(np.mean(ring_values < paper)) <= QUIET_ZONE_DARK
+
+
+def _near_any(point: Point, symbols: list[DecodedSymbol], distance: float) -> bool:
+    return any(math.dist(point, symbol.center) <= distance for symbol in symbols)
+
+
+def _merge_symbols(found: list[DecodedSymbol], more: list[DecodedSymbol], same_px: float) -> list[DecodedSymbol]:
+    """``found`` plus the symbols of ``more`` that are not already in it (same payload, same place)."""
+    merged = list(found)
+    for symbol in more:
+        if not any(s.payload == symbol.payload and math.dist(s.center, symbol.center) <= same_px for s in merged):
+            merged.append(symbol)
+    return merged
 
 
 def _holds_any(box: Region, symbols: list[DecodedSymbol]) -> bool:

@@ -8,6 +8,7 @@ direction fails here.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -27,7 +28,7 @@ from companion.sim.scene import (
     random_table,
     render_table,
 )
-from companion.sim.tables import random_hand
+from companion.sim.tables import INSIDE_MM, inside_by_mm, random_hand
 from companion.vision.layout import ZONE_NAMES, Layout, load_layout
 
 # 2304x1296 with 32 mm stickers: about 3 px per module, readable by pyzbar.
@@ -200,6 +201,26 @@ def test_random_table_is_plausible_and_reproducible(layout: Layout) -> None:
     endgame = random_table(layout, np.random.default_rng(11), 60, endgame=True)
     assert any(layout.zone_at(c.center_mm) in {"p1.reveal", "p2.reveal"} for c in endgame)
     assert len(random_table(layout, np.random.default_rng(1), 108)) == 108
+
+
+@pytest.mark.parametrize("sticker_mm", [16.0, 32.0])
+def test_random_tables_keep_stickers_off_zone_borders(layout: Layout, sticker_mm: float) -> None:
+    # Players lay cards inside zones: no sticker centre closer than 3 mm to a border.
+    sized = dataclasses.replace(layout, sticker_mm=sticker_mm)
+    for seed in range(30):
+        for endgame in (False, True):
+            for card in random_table(sized, np.random.default_rng(seed), 108, endgame=endgame):
+                sticker = card.sticker_center_mm(sized.card_mm, sticker_mm)
+                zone = sized.zone_at(sticker)
+                assert zone is not None
+                assert inside_by_mm(sticker, sized.zones[zone]) >= INSIDE_MM - 1e-9
+
+
+def test_inside_by_mm_is_the_distance_to_the_nearest_edge() -> None:
+    square = ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0))
+    assert inside_by_mm((5.0, 5.0), square) == pytest.approx(5.0)
+    assert inside_by_mm((1.0, 7.0), square) == pytest.approx(1.0)
+    assert inside_by_mm((13.0, 14.0), square) == pytest.approx(-5.0)
 
 
 def test_random_table_renders_with_most_fanned_stickers_visible(layout: Layout) -> None:

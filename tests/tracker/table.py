@@ -41,8 +41,8 @@ class ScriptedTable:
                       if card not in hidden) + tuple(CardObservation(card, (1.0, 1.0), "discard", 1.0)
                                                      for card in duplicates),
                 duplicates=duplicates,
+                unread=dict(self.unread),
             )
-            object.__setattr__(observation, "unread", dict(self.unread))
             update = self.tracker.observe(self.frame, self.now, observation)
             if update:
                 updates.append(update)

@@ -1,0 +1,140 @@
+"""``companion calibrate``: check the camera set-up and write the calibration.
+
+Grabs one frame from the configured camera (or reads ``--image FILE``),
+measures it (:mod:`companion.app.calibrate`), writes ``calibration.json``
+into the state directory and an annotated PNG, shows the verdict on the
+OLED when a display is configured, and prints it. Exit status 0 when the
+set-up is ready, 1 when something needs fixing (each problem with its fix),
+2 for a bad option, configuration or image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.errors import DeviceError, FrameError
+from companion.ui.device import PANELS, PSEUDO
+
+EXIT_READY = 0
+EXIT_NOT_READY = 1
+# Frames read from a live camera before the one measured: exposure and
+# white balance settle in the first few.
+WARMUP_FRAMES = 5
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "calibrate", help="check the camera set-up (view, px per module, focus) and write the calibration")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="configuration file (default /etc/mandala-companion/config.toml)")
+    parser.add_argument("--image", type=Path, default=None, help="calibrate from a picture instead of the camera")
+    parser.add_argument("--state-dir", type=Path, default=None,
+                        help="where calibration.json goes (default: the configuration's state_dir)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="annotated PNG to write (default STATE_DIR/calibration.png)")
+    parser.add_argument("--layout", type=Path, default=None, help="playmat layout (default: the configuration's)")
+    parser.add_argument("--display", choices=PANELS + PSEUDO, default=None,
+                        help="show the verdict on this display instead of the configured one (none: no OLED)")
+    parser.add_argument("--json", action="store_true", help="print the calibration as one JSON document")
+    parser.set_defaults(func=run_calibrate)
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from companion.app.calibrate import (
+        annotate_calibration,
+        calibrate,
+        screen_verdict,
+        verdict_text,
+        write_calibration,
+    )
+    from companion.app.config import load_config
+    from companion.vision.layout import load_layout
+    from companion.vision.pipeline import VisionPipeline
+
+    config = load_config(args.config)
+    state_dir = args.state_dir or config.state_dir
+    layout = load_layout(args.layout or config.layout.path)
+    if args.image is not None:
+        from companion.cli.vision_cmds import read_image
+
+        frame, camera = read_image(args.image), f"image {args.image}"
+    else:
+        frame, camera = grab_frame(config.camera)
+    pipeline = VisionPipeline(layout, config.vision.decoder)
+    calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline)
+    written = write_calibration(calibration, state_dir)
+    out = args.out or state_dir / "calibration.png"
+    if observation is not None:
+        _write_png(out, annotate_calibration(frame, observation, pipeline, calibration))
+    display = args.display or config.display.display
+    shown = _show(dataclasses.replace(config.display, display=display), screen_verdict(calibration))
+    if args.json:
+        document: dict[str, Any] = {**calibration.to_dict(), "written": str(written),
+                                    "annotated": str(out) if observation is not None else None}
+        print(json.dumps(document))
+    else:
+        print(verdict_text(calibration))
+        print(f"wrote {written}" + (f" and {out}" if observation is not None else ""))
+    if shown is not None:
+        print(f"display not updated: {shown}", file=sys.stderr)
+    return EXIT_READY if calibration.ok else EXIT_NOT_READY
+
+
+def grab_frame(settings: Any) -> tuple[np.ndarray, str]:
+    """One settled frame from the configured camera, and the camera's name for the record."""
+    from companion.app.camera import make_camera
+
+    camera = make_camera(settings)
+    name = f"{settings.source} {settings.device}".strip()
+    frame = None
+    with camera:
+        for _ in range(1 if settings.source == "path" else WARMUP_FRAMES):
+            got = camera.read()
+            if got is None:
+                break
+            frame = got.image
+    if frame is None:
+        raise DeviceError(f"camera {name}: no frame to calibrate from")
+    return frame, name
+
+
+def _write_png(path: Path, image: np.ndarray) -> None:
+    import cv2
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        written = cv2.imwrite(str(path), image)
+    except (cv2.error, OSError):
+        written = False
+    if not written:
+        raise FrameError(f"{path}: cannot write the annotated image (folder or extension?)")
+
+
+def _show(settings: Any, verdict: Any) -> str | None:
+    """Draw the verdict on the display; the reason as text when there is none to draw on."""
+    if settings.display == "none":
+        return None
+    from PIL import Image, ImageDraw
+
+    from companion.ui.device import create_device
+    from companion.ui.screens import draw_calibration
+
+    try:
+        device = create_device(settings)
+    except DeviceError as error:
+        return str(error)
+    image = Image.new("1", (settings.width, settings.height))
+    draw_calibration(ImageDraw.Draw(image), verdict, (settings.width, settings.height))
+    # luma clears the panel when the program ends unless told to keep it:
+    # the verdict must stay up while the person adjusts the camera.
+    if hasattr(device, "persist"):
+        device.persist = True
+    device.display(image)
+    return None
