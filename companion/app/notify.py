@@ -24,9 +24,11 @@ def notify(message: str, environ: Mapping[str, str] | None = None) -> bool:
         address = "\0" + address[1:]
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            # Never wait for systemd: a full socket queue would freeze the ui loop that pings.
+            sock.setblocking(False)
             sock.connect(address)
             sock.sendall(message.encode("utf-8"))
-    except OSError:
+    except OSError:  # BlockingIOError included: a message systemd cannot take now is dropped
         return False
     return True
 

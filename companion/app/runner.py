@@ -154,7 +154,9 @@ class Runner:
         self.started_at = clock()
         self.first_frame_s: float | None = None
         """Seconds from start to the first processed frame (the benchmark reads it)."""
-        self._good_frames = 0
+        self._beats = 0
+        """Worker loop turns: a frame, a camera report or an idle refresh. The watchdog follows them:
+        a worker stuck in a frame gets the service restarted; a camera away for a while does not."""
         self._closed = False
         self._threads: list[threading.Thread] = []
 
@@ -256,6 +258,7 @@ class Runner:
                 elif isinstance(item, Frame):
                     self._process(item)
                 self._publish(self.session.model(self._idle_now(item), camera_ok=camera_ok))
+                self._beats += 1
             self._apply_commands()
         except BaseException as error:  # raised again by run() in the main thread
             log.exception("worker failed")
@@ -269,7 +272,6 @@ class Runner:
         board_before = self.session.board_found
         self.session.feed(frame.index, now, frame.image)
         log.debug("frame %d processed", frame.index)
-        self._good_frames += self.session.board_found
         if self.first_frame_s is None:
             self.first_frame_s = self.clock() - self.started_at
             log.info("first frame processed %.2f s after start", self.first_frame_s)
@@ -314,14 +316,14 @@ class Runner:
     def _ui_loop(self) -> None:
         controller = UiController(self.display, self.model, now=self.clock())
         interval = notify.watchdog_interval()
-        pinged_at, pinged_frames = self.clock(), 0
+        pinged_at, pinged_beats = self.clock(), 0
         while not self.done.is_set():
             now = self.clock()
             for command in controller.step(self.model, self.buttons.poll(now), now):
                 self._command(command)
-            if self._good_frames > pinged_frames and (interval is None or now - pinged_at >= min(interval, 1.0)):
-                notify.watchdog()  # a good frame was processed and the screen is up to date
-                pinged_at, pinged_frames = now, self._good_frames
+            if self._beats > pinged_beats and (interval is None or now - pinged_at >= min(interval, 1.0)):
+                notify.watchdog()  # the worker turned and the screen is up to date
+                pinged_at, pinged_beats = now, self._beats
             if self.exit_request is not None:
                 return
             self.model_changed.wait(self.options.ui_tick_s)

@@ -15,9 +15,11 @@ import random
 import re
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from companion.app.session import Session
 from companion.app.table import TablePipeline
 from companion.cli import main
 from companion.engine import play_random_game, summary
+from companion.errors import CameraLost
 from companion.tracker.display import DisplayModel
 from companion.ui.device import NullDisplay
 from companion.vision.layout import load_layout
@@ -290,3 +293,49 @@ def test_a_replay_waits_for_room_and_loses_no_frame() -> None:
 def test_the_stopped_screen_is_drawn() -> None:
     image = stopped_image()
     assert image.size == (128, 64) and image.getbbox() is not None
+
+
+class AwayCamera(Camera):
+    """A camera that is unplugged for its first ``away`` reads, then has nothing more to show."""
+
+    name = "away camera"
+
+    def __init__(self, away: int) -> None:
+        self.away, self.reads = away, 0
+
+    def open(self) -> None:
+        """Nothing to open."""
+
+    def read(self) -> Frame | None:
+        self.reads += 1
+        if self.reads <= self.away:
+            time.sleep(0.01)  # a unplugged camera answers slowly; the worker meanwhile idles
+            raise CameraLost(f"{self.name}: no answer")
+        return None
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def test_the_watchdog_is_fed_while_the_camera_is_away(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # systemd restarts a service that stops pinging; a camera away for a minute must not cost
+    # restarts (after five systemd gives up), only a worker stuck in a frame should.
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify"))
+    listener.settimeout(0.0)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify"))
+    monkeypatch.setenv("WATCHDOG_USEC", "20000")
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
+    session = Session(TablePipeline(load_layout()), Journal.open(tmp_path / "state"))
+    runner = Runner(AwayCamera(away=60), session, NullDisplay(),
+                    options=RunOptions(clock_fps=FPS, lossless=True, recover_s=0.0, idle_s=0.02))
+    assert runner.run() == 0
+    messages = []
+    while True:
+        try:
+            messages.append(listener.recv(4096).decode())
+        except BlockingIOError:
+            break
+    listener.close()
+    assert any(m.startswith("STATUS=camera lost") for m in messages)
+    assert messages.count("WATCHDOG=1") >= 2
