@@ -52,6 +52,8 @@ class GameResult:
     warned_in_time: int
     latencies_s: tuple[float, ...]
     """Per event: time from the table's last change to the event's report."""
+    slow: tuple[str, ...] = ()
+    """Events reported later than settle + 0.3 s after the table's last change, with what they were."""
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -77,6 +79,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "frames": sum(r.frames for r in results),
         "latency_median_s": round(statistics.median(latencies), 3) if latencies else None,
         "latency_max_s": round(max(latencies), 3) if latencies else None,
+        "latency_p99_s": round(sorted(latencies)[int(len(latencies) * 0.99)], 3) if latencies else None,
+        "events_later_than_settle_plus_0_3_s": sum(len(r.slow) for r in results),
+        "slow_events": [s for r in results for s in r.slow],
         "resolution": args.resolution,
         "fps": args.fps,
         "settle_s": args.settle,
@@ -113,11 +118,14 @@ def _play_one(job: tuple[int, float, tuple[int, int], float]) -> GameResult:
     final = summary(tracker.game) if tracker.game is not None else None
     truth = summary(game)
     injected_ok, false = _judge_warnings(script, warnings, fps, settle)
+    latencies = _latencies(script, tracker.events, fps)
     return GameResult(
         seed, len(tracker.events), frames, time.perf_counter() - start,
         final == truth, final is not None and final["winner"] == truth["winner"],
         _in_order(tracker.events, game), tuple(false), len(script.injections), injected_ok,
-        tuple(_latencies(script, tracker.events, fps)),
+        tuple(lat for lat, _ in latencies),
+        tuple(f"game {seed} frame {t.frame}: {lat:.2f} s after {script.shots[_shot(script, fps, t)].note}: {t.event}"
+              for lat, t in latencies if lat > settle + 0.3),
     )
 
 
@@ -145,7 +153,7 @@ def _in_order(tracked: list[TrackedEvent], game: Any) -> bool:
     return seen == expected
 
 
-def _latencies(script: GameScript, tracked: list[TrackedEvent], fps: float) -> list[float]:
+def _latencies(script: GameScript, tracked: list[TrackedEvent], fps: float) -> list[tuple[float, TrackedEvent]]:
     """For each event: seconds from the start of the shot it was reported in (the table's last change)."""
     starts: list[float] = []
     elapsed = 0.0
@@ -153,5 +161,9 @@ def _latencies(script: GameScript, tracked: list[TrackedEvent], fps: float) -> l
         starts.append(elapsed)
         elapsed += shot.seconds
     shots = script.frame_shots(fps)
-    return [round(t.frame / fps - starts[shots[t.frame]], 3) for t in tracked
+    return [(round(t.frame / fps - starts[shots[t.frame]], 3), t) for t in tracked
             if 0 <= t.frame < len(shots) and script.shots[shots[t.frame]].hand is None]
+
+
+def _shot(script: GameScript, fps: float, tracked: TrackedEvent) -> int:
+    return script.frame_shots(fps)[tracked.frame]
