@@ -66,21 +66,12 @@ def _destruction(game: Game) -> Destruction:
 
 def _recent_draw(tracker: Tracker, now: float) -> tuple[PlayerName, int]:
     """Who must draw how many after the last play, while that is still news."""
-    game = tracker.game
-    if game is None or not tracker.events or now - tracker.last_event_time >= DRAW_SHOWN_S:
+    if not tracker.events or now - tracker.last_event_time >= DRAW_SHOWN_S:
         return PLAYERS[0], 0
-    event = tracker.events[-1].event
-    if not isinstance(event, MountainPlay | Discard):
+    last = tracker.events[-1]
+    if not isinstance(last.event, MountainPlay | Discard):
         return PLAYERS[0], 0
-    if isinstance(event.drew, tuple):
-        count = len(event.drew)
-    elif isinstance(event.drew, int):
-        count = event.drew
-    else:
-        before = game.copy()
-        before.pop()
-        count = before.required_draws(event)
-    return PLAYERS[event.player], count
+    return PLAYERS[last.event.player], last.drew
 
 
 def _player_view(game: Game, player: int) -> PlayerView:

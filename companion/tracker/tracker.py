@@ -90,6 +90,8 @@ class TrackedEvent:
     frame: int
     event: Event
     forced: bool = False
+    drew: int = 0
+    """Cards the player had to draw after it (a build or a discard), for "P1 DRAW 2"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +217,10 @@ class Tracker:
             self.accepted[card] = target.zone
         if target.event is None or self.game is None:
             return None
-        self.game.push(target.event, force=True)
-        tracked = TrackedEvent(self.frame, target.event, forced=True)
+        event = target.event
+        drew = self.game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
+        self.game.push(event, force=True)
+        tracked = TrackedEvent(self.frame, event, forced=True, drew=drew)
         self.events.append(tracked)
         return tracked
 
@@ -248,7 +252,7 @@ class Tracker:
         self.game.pop()
         corrected = Discard(discard.player, discard.cards, None, unseen)
         self.game.push(corrected, force=True)
-        self.events[-1] = TrackedEvent(last.frame, corrected, forced=True)
+        self.events[-1] = TrackedEvent(last.frame, corrected, forced=True, drew=corrected.count)
 
     # -- starting a game --------------------------------------------------------------
 
@@ -372,6 +376,7 @@ class Tracker:
     def _apply(self, event: Event, found: _Pass) -> None:
         game = self.game
         assert game is not None
+        drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
         game.push(event, force=True)  # validated by the caller
         if game.phase is not Phase.CLAIM:
             self.missing_since.clear()
@@ -382,7 +387,7 @@ class Tracker:
             name = card_name(card)
             if name in self.view.cards:
                 self.last_zone[name] = self.view.cards[name]
-        tracked = TrackedEvent(self.frame, event)
+        tracked = TrackedEvent(self.frame, event, drew=drew)
         self.events.append(tracked)
         found.events.append(tracked)
         self.last_event_time = self.view.time

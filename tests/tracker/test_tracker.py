@@ -284,3 +284,15 @@ def test_resume_carries_on_and_ignores_fields_not_yet_swept() -> None:
     restarted.put("m1.mountain", "G05", "G06").settle()
     assert not restarted.warnings()
     assert [e.event for e in restarted.events()] == [Refill(0, (card("G05"), card("G06")))]
+
+
+def test_the_display_says_who_draws_how_many_then_whose_turn_it_is() -> None:
+    from companion.tracker.model import DRAW_SHOWN_S, display_model
+
+    table = ScriptedTable().start()
+    table.put("m1.mountain", "P01").settle()
+    model = display_model(table.tracker, table.tracker.last_event_time + 1.0)
+    assert (model.phase, model.turn, model.draw) == ("play", "p1", 3)
+    later = display_model(table.tracker, table.tracker.last_event_time + DRAW_SHOWN_S)
+    assert (later.turn, later.draw) == ("p2", None)
+    assert later.players[0].hand == 8 and later.deck == 85
