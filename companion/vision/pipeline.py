@@ -280,7 +280,11 @@ class VisionPipeline:
         # Changed areas are decoded afresh below; their old failures are void.
         self._unread = [crop for crop in self._unread if not changes.touches(crop.box)]
         retried = self._retry_unread(frame, watch)
+        waiting = len(self._unread)
         fresh = self._decode(frame, list(changes.regions), watch, whole_frame=False)
+        # What just changed and did not read (a sticker a hand has only now uncovered) is retried
+        # first, next frame: behind dozens of long-unread corners it would wait many frames.
+        self._unread = self._unread[waiting:] + self._unread[:waiting]
         self._reads = _merge_reads(kept, retried + fresh, self._same_place_px())
         self._changes.accept(thumb, changes)
         return self._observe(board, changes.regions, watch)
