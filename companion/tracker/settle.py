@@ -7,11 +7,14 @@ sticker on a zone border) and the card was already placed. The table is
 *settled* once the current view has not changed for ``settle_s`` while the
 board was found; each time it settles, :meth:`Settler.update` returns the view
 once. Hands over the table, blur and a hidden fiducial change nothing then:
-they only delay the next settled view.
+they only delay the next settled view. A card read late (vision retried its
+unchanged sticker until it read) counts as laid when its pixels last changed,
+not when it was finally read.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -20,6 +23,9 @@ from companion.vision.observation import FrameObservation
 
 SURE_ZONE_CONFIDENCE = 0.5
 """Reads below this confidence do not move an already placed card to another zone."""
+
+FRAME_HISTORY = 256
+"""Frame times kept to date late reads back (18 s at 14 fps; a read later than that dates to then)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,20 +59,25 @@ class Settler:
         self.changed_at: float | None = None
         """When the current view last changed; None until the board is found."""
         self.reported = False
+        self._frame_times: deque[float] = deque(maxlen=FRAME_HISTORY)
 
     def update(self, now: float, frame: FrameObservation) -> View | None:
         """Feed one frame; returns the view when the table has just settled."""
         if not frame.board.found:
             self.changed_at = None  # nothing counts as rest while the board is not seen
+            self._frame_times.clear()
             return None
+        self._frame_times.append(now)
         self.unread = dict(frame.unread)
-        changed = self._read(now, frame)
-        changed |= self._forget(now)
-        if changed or self.changed_at is None:
-            self.changed_at = now
+        changes = self._read(now, frame)
+        if self._forget(now):
+            changes.append(now)
+        if self.changed_at is None:
+            changes.append(now)
+        if changes:
+            self.changed_at = max(changes) if self.changed_at is None else max(self.changed_at, *changes)
             self.reported = False
-            return None
-        if not self.reported and now - self.changed_at >= self.settle_s:
+        if not self.reported and self.changed_at is not None and now - self.changed_at >= self.settle_s:
             self.reported = True
             return self.view(now)
         return None
@@ -78,11 +89,13 @@ class Settler:
     def is_settled(self) -> bool:
         return self.reported
 
-    def _read(self, now: float, frame: FrameObservation) -> bool:
-        changed = False
+    def _read(self, now: float, frame: FrameObservation) -> list[float]:
+        """Take in the frame's reads; returns when each change of the view happened at the table."""
+        changes: list[float] = []
         duplicates = frozenset(frame.duplicates)
         if duplicates != self.duplicates:
-            self.duplicates, changed = duplicates, True
+            self.duplicates = duplicates
+            changes.append(now)
         for card in frame.cards:
             if card.zone is None or card.card_id in duplicates:
                 continue
@@ -91,8 +104,18 @@ class Settler:
             if placed == card.zone or (placed is not None and card.confidence < SURE_ZONE_CONFIDENCE):
                 continue
             self.zones[card.card_id] = card.zone
-            changed = True
-        return changed
+            changes.append(self._lay_time(card.still_frames))
+        return changes
+
+    def _lay_time(self, still_frames: int) -> float:
+        """When a card read now was laid: a late read (its pixels unchanged for a while) dates back.
+
+        A sticker read only after a few retries (blur, a hand's shadow) lay
+        there since its pixels last changed; dating it to the late read would
+        make the table wait a whole settle time more for nothing.
+        """
+        back = min(still_frames, len(self._frame_times) - 1)
+        return self._frame_times[-1 - back]
 
     def _forget(self, now: float) -> bool:
         gone = [card for card, seen in self.last_read.items() if now - seen > self.miss_s]

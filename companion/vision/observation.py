@@ -19,12 +19,18 @@ class CardObservation:
     could tip it into the neighbouring zone. The id itself is never in doubt:
     QR error correction either restores the payload or reads nothing. A read
     stays in every frame until the pixels of its sticker change.
+
+    ``still_frames`` counts the frames before this one in which the sticker's
+    pixels had not changed: 0 on the frame a card is laid and read, growing
+    while it lies still. A card that first shows with ``still_frames`` > 0 was
+    read late (a retry after blur or a hand's shadow): it lay there already.
     """
 
     card_id: str
     center_mm: Point
     zone: str | None
     confidence: float
+    still_frames: int = 0
 
     def __str__(self) -> str:
         x, y = self.center_mm

@@ -124,6 +124,8 @@ class UnreadCrop:
 
     box: Region
     spots: tuple[Point, ...]
+    since: int
+    """The frame (:attr:`VisionPipeline.frames` count) in which the crop's pixels last changed."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,8 @@ class StickerRead:
     card_id: str | None
     payload: bytes
     corners: tuple[Point, Point, Point, Point]
+    since: int = 0
+    """The frame in which the sticker's pixels last changed: earlier than the read for a retry."""
 
     @property
     def center(self) -> Point:
@@ -208,6 +212,8 @@ class VisionPipeline:
         self._reads: list[StickerRead] = []
         self._unread: list[UnreadCrop] = []  # crops with something unread, retried in turn
         self._age = 0
+        self.frames = 0
+        """Frames looked at so far (scan or process)."""
 
     # ------------------------------------------------------------------ public
 
@@ -235,6 +241,7 @@ class VisionPipeline:
         """
         if (refused := _refuse(frame)) is not None:
             return refused
+        self.frames += 1
         watch = _Stopwatch(self._clock)
         self._adapt_to(frame)
         assert self._changes is not None
@@ -269,6 +276,7 @@ class VisionPipeline:
             changes = self._changes.compare(thumb)
         if changes is None or changes.is_global:
             return self.scan(frame)
+        self.frames += 1
         with watch.stage("fiducials"):
             seen = self._track_fiducials(frame, changes)
         with watch.stage("mapping"):
@@ -398,11 +406,13 @@ class VisionPipeline:
                 boxes = [b for b in boxes if not _holds_any(b, symbols)]
         with watch.stage("decode_crops"):
             symbols += self._decode_boxes(frame, boxes)
-        reads = [StickerRead(card_id_from_payload(s.payload), s.payload, s.corners) for s in symbols]
-        return _merge_reads([], reads, self._same_place_px())
+        return _merge_reads([], [_sticker_read(s, self.frames) for s in symbols], self._same_place_px())
 
-    def _decode_boxes(self, frame: np.ndarray, boxes: list[Region]) -> list[DecodedSymbol]:
-        """Decode each box; boxes with something unread wait in ``self._unread`` for later."""
+    def _decode_boxes(self, frame: np.ndarray, boxes: list[Region], since: int | None = None) -> list[DecodedSymbol]:
+        """Decode each box; boxes with something unread wait in ``self._unread`` for later.
+
+        ``since`` is the frame in which the boxes' pixels last changed (default: this one).
+        """
         symbols: list[DecodedSymbol] = []
         for box in boxes:
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
@@ -410,7 +420,8 @@ class VisionPipeline:
             dx, dy = max(0, box.x), max(0, box.y)
             symbols += [s.shifted(dx, dy) for s in found]
             if missed or not found:  # a crop that read nothing is retried later even if it is no sticker
-                self._unread.append(UnreadCrop(box, tuple((x + dx, y + dy) for x, y in missed)))
+                spots = tuple((x + dx, y + dy) for x, y in missed)
+                self._unread.append(UnreadCrop(box, spots, self.frames if since is None else since))
         return symbols
 
     def _passes(self) -> tuple[DecodePass, ...]:
@@ -507,9 +518,11 @@ class VisionPipeline:
         millisecond and recover it without waiting for a change there.
         """
         now, self._unread = self._unread[:RETRIES_PER_FRAME], self._unread[RETRIES_PER_FRAME:]
+        reads: list[StickerRead] = []
         with watch.stage("retry_unread"):
-            symbols = self._decode_boxes(frame, [crop.box for crop in now])  # failures go to the back
-        return [StickerRead(card_id_from_payload(s.payload), s.payload, s.corners) for s in symbols]
+            for crop in now:  # failures go to the back
+                reads += [_sticker_read(s, crop.since) for s in self._decode_boxes(frame, [crop.box], crop.since)]
+        return reads
 
     def _safe_decode(self, grey: np.ndarray) -> DecodeResult:
         if grey.size == 0 or min(grey.shape[:2]) < 8:
@@ -527,7 +540,7 @@ class VisionPipeline:
             ours = [read for read in self._reads if read.card_id is not None]
             centers = self._mapping.image_to_mat([read.center for read in ours]) if ours else np.empty((0, 2))
             cards = tuple(
-                self._card(read.card_id, (float(x), float(y)))
+                self._card(read.card_id, (float(x), float(y)), self.frames - read.since)
                 for read, (x, y) in zip(ours, centers, strict=True)
                 if read.card_id is not None
             )
@@ -561,14 +574,18 @@ class VisionPipeline:
                 counts[zone] = counts.get(zone, 0) + 1
         return counts
 
-    def _card(self, card_id: str, center_mm: Point) -> CardObservation:
+    def _card(self, card_id: str, center_mm: Point, still_frames: int) -> CardObservation:
         zone = self.layout.zone_at(center_mm)
         border = min(
             abs(cv2.pointPolygonTest(polygon, center_mm, True)) for polygon in self._zones.values()
         ) if self._zones else ZONE_MARGIN_MM
         confidence = 0.5 + 0.5 * min(1.0, border / ZONE_MARGIN_MM)
         rounded = (round(center_mm[0], 1), round(center_mm[1], 1))
-        return CardObservation(card_id, rounded, zone, round(confidence, 3))
+        return CardObservation(card_id, rounded, zone, round(confidence, 3), still_frames)
+
+
+def _sticker_read(symbol: DecodedSymbol, since: int) -> StickerRead:
+    return StickerRead(card_id_from_payload(symbol.payload), symbol.payload, symbol.corners, since)
 
 
 def _refuse(frame: object) -> FrameObservation | None:

@@ -15,6 +15,8 @@ class ScriptedTable:
         self.updates: list[Update] = []
         self.unread: dict[str, int] = {}
         """Stickers the camera sees but cannot read, per zone (sent with every frame)."""
+        self.still_since: dict[str, int] = {}
+        """Per card, the frame since which its pixels have not changed (laid or uncovered)."""
 
     @property
     def now(self) -> float:
@@ -23,6 +25,7 @@ class ScriptedTable:
     def put(self, zone: str, *cards: str, at: tuple[float, float] = (0.0, 0.0)) -> ScriptedTable:
         for card in cards:
             self.cards[card] = (zone, at)
+            self.still_since[card] = self.frame
         return self
 
     def take(self, *cards: str) -> ScriptedTable:
@@ -31,15 +34,23 @@ class ScriptedTable:
         return self
 
     def hold(self, seconds: float, hidden: tuple[str, ...] = (), board: bool = True,
-             duplicates: tuple[str, ...] = ()) -> list[Update]:
-        """Show the table as it is for ``seconds``; ``hidden`` cards are covered (a hand, a card)."""
+             duplicates: tuple[str, ...] = (), unreadable: tuple[str, ...] = ()) -> list[Update]:
+        """Show the table as it is for ``seconds``.
+
+        ``hidden`` cards are covered (a hand, a card): uncovering them changes
+        their pixels. ``unreadable`` ones lie still in sight but do not read
+        (blur, glare) until a later frame reads them as they were.
+        """
         updates = []
         for _ in range(round(seconds * self.fps)):
+            for card in hidden:
+                self.still_since[card] = self.frame + 1
             observation = FrameObservation(
                 BoardStatus(board, (0, 1, 2, 3)),
-                tuple(CardObservation(card, at, zone, 1.0) for card, (zone, at) in sorted(self.cards.items())
-                      if card not in hidden) + tuple(CardObservation(card, (1.0, 1.0), "discard", 1.0)
-                                                     for card in duplicates),
+                tuple(CardObservation(card, at, zone, 1.0, self.frame - self.still_since.get(card, 0))
+                      for card, (zone, at) in sorted(self.cards.items())
+                      if card not in hidden and card not in unreadable)
+                + tuple(CardObservation(card, (1.0, 1.0), "discard", 1.0) for card in duplicates),
                 duplicates=duplicates,
                 unread=dict(self.unread),
             )

@@ -231,6 +231,30 @@ def test_event_reported_within_settle_plus_0_3_s_at_14_fps() -> None:
     assert (event.frame - placed) / 14 <= 1.0 + 0.3
 
 
+def test_a_card_read_late_counts_from_when_it_was_laid() -> None:
+    """A sticker that reads only after a few retries lay there all along: no extra settle time."""
+    table = ScriptedTable(Tracker(settle_s=1.0), fps=14).start()
+    placed = table.frame
+    table.put("m1.mountain", "P01").hold(0.6, unreadable=("P01",))
+    table.hold(1.0)
+    event = table.events()[-1]
+    assert event.event == MountainPlay(0, 0, (card("P01"),))
+    assert (event.frame - placed) / 14 <= 1.0 + 0.3
+
+
+def test_a_card_read_late_still_waits_for_the_rest_of_the_play() -> None:
+    """Dating a late read back never lets a play settle before its last card was laid."""
+    table = ScriptedTable(Tracker(settle_s=1.0), fps=14).start()
+    table.put("m1.field.p1", "K01").hold(0.5, unreadable=("K01",))
+    table.put("m1.field.p1", "K02").hold(0.9, unreadable=("K01",))
+    assert not table.events()
+    laid_last = table.frame - round(0.9 * 14)
+    table.hold(1.0)
+    [event] = table.events()
+    assert event.event == FieldPlay(0, 0, (card("K01"), card("K02")), field=0)
+    assert event.frame - laid_last >= 14
+
+
 def test_reveal_names_the_starting_cup_cards_and_the_winner() -> None:
     table = ScriptedTable().start()
     tracker = table.tracker

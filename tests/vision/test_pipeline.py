@@ -123,6 +123,7 @@ def test_steady_state_keeps_what_did_not_change_and_reads_what_did(layout: Layou
     after = render([first, card_in(layout, "O11", "m2.field.p1", 60.0)]).image
     added = pipeline.process(after)
     assert ids_and_zones(added) == {("R07", "m1.field.p2"), ("O11", "m2.field.p1")}
+    assert {c.card_id: c.still_frames for c in added.cards} == {"R07": 2, "O11": 0}  # O11 was just laid
     assert len(added.changed_regions) == 1
     region = added.changed_regions[0]
     assert region.width * region.height < after.shape[0] * after.shape[1] / 10
@@ -182,6 +183,8 @@ def test_a_sticker_missed_once_is_read_on_a_later_unchanged_frame(layout: Layout
     later = pipeline.process(frame.copy())
     assert later.changed_regions == ()  # nothing changed, yet the miss was retried
     assert ids_and_zones(later) == {("K01", "p2.river.2"), ("R07", "p1.river.2")}
+    # Read late, but its pixels are those of the scan: it lay there one frame already.
+    assert {c.card_id: c.still_frames for c in later.cards} == {"K01": 1, "R07": 1}
 
 
 def test_a_fiducial_uncovered_later_is_found_again(layout: Layout, render: Render) -> None:
