@@ -20,7 +20,9 @@ middle of an append the journal holds every entry before it
 How entries make the record (``mandala-record/1``): ``event`` and
 ``override`` (an event the players confirmed against a warning) add their
 line; ``undo`` takes the latest standing event back; ``correction`` replaces
-the latest standing event with its line; ``warning`` is kept for the log only.
+the latest standing event with its line; ``warning`` is kept for the log,
+and one marked ``"overridden": true`` (the players accepted a card where it
+lies) is carried over a restart by :meth:`JournaledGame.accepted`.
 """
 
 from __future__ import annotations
@@ -120,6 +122,20 @@ class JournaledGame:
     def final(self) -> dict[str, Any]:
         """``final`` of interfaces.md section 4, for the state the entries lead to."""
         return summary(self.rebuild())
+
+    def accepted(self) -> dict[str, str]:
+        """Card -> zone: cards the players accepted where they lie (overridden warnings without an event)."""
+        accepted: dict[str, str] = {}
+        for entry in self.entries:
+            if entry.kind != "warning":
+                continue
+            try:
+                warning = json.loads(entry.line)
+            except ValueError:
+                continue  # a warning line is only for the log: an unreadable one costs no game state
+            if isinstance(warning, dict) and warning.get("overridden") and isinstance(warning.get("zone"), str):
+                accepted.update((str(card), warning["zone"]) for card in warning.get("cards", ()))
+        return accepted
 
 
 def standing_lines(entries: Sequence[Entry]) -> list[str]:

@@ -9,10 +9,10 @@ thread-safe: one thread (the runner's worker, or the demo's loop) uses it.
 
 Journal kinds: a tracked event is ``event`` (``override`` when the players
 forced it), a discard count ``correction``, an undo ``undo``; warnings and
-overrides that only accept the table as it lies are ``warning`` lines (log
-only). A game starts in the journal when the tracker sees the deal and is
-finished when it is over with every cup card revealed, or abandoned by a new
-game.
+overrides that only accept the table as it lies are ``warning`` lines (the
+latter marked overridden, and taken up again on resume). A game starts in
+the journal when the tracker sees the deal and is finished when it is over
+with every cup card revealed, or abandoned by a new game.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ class Session:
             return None
         game = saved.rebuild()
         self.tracker.resume(game, _standing_frames(saved, len(game.stack)))
+        self.tracker.accepted.update(saved.accepted())  # else a card accepted as it lies is warned again
         self.game_id = saved.info.id
         log.info("resumed game %d: %d events, %s", saved.info.id, len(game.stack), game.phase.name.lower())
         self._finish_if_over()
