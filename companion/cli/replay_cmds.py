@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     replay = subparsers.add_parser("replay", help="run vision, tracker and engine over a folder of frames or a video")
     replay.add_argument("input", type=Path, help="a folder of frames (file-name order) or a video file")
     replay.add_argument("--json", action="store_true", help="print events, warnings and the final state as JSON")
@@ -57,8 +57,8 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        for frame, event in log.events:
-            print(f"frame {frame}: {json.dumps(event)}")
+        for index, event in log.events:
+            print(f"frame {index}: {json.dumps(event)}")
         for warning in log.warnings:
             print(f"frame {warning.frame}: warning {warning.reason}: {warning.message}")
         print(f"{log.frames} frames; final: {json.dumps(result['final'])}")

@@ -18,8 +18,9 @@ pipeline.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from companion.engine import (
     Claim,
@@ -180,6 +181,11 @@ class _Table:
             sticker = (x0 + space.edge + column * space.fan, y0 + space.edge + row * space.row)
         self.put(card_id, zone, self._center_for(sticker, upside_down), 180.0 if upside_down else 0.0)
 
+    def fan_all(self, card_ids: Iterable[str], zone: str) -> None:
+        """Each card in turn at the next place in the zone's fan."""
+        for card_id in card_ids:
+            self.fan(card_id, zone)
+
     def pile_capacity(self, zone: str) -> tuple[int, int]:
         """Cards per column and columns of a pile batch that fit the zone."""
         x0, y0, x1, y1 = self._bounds(zone)
@@ -307,7 +313,7 @@ class _Writer:
             self._gesture(event.player, zone, lambda: self.table.fan(card_name(event.cards[0]), zone), str(event))
         elif isinstance(event, FieldPlay):
             zone = zones.field(event.mandala, event.field_owner)
-            self._gesture(event.player, zone, lambda: [self.table.fan(card_name(c), zone) for c in event.cards],
+            self._gesture(event.player, zone, lambda: self.table.fan_all((card_name(c) for c in event.cards), zone),
                           str(event))
         elif isinstance(event, Discard):
             # The discarded cards lie on the pile for a moment even when the deck is empty and
@@ -321,7 +327,7 @@ class _Writer:
             self._claim(event, before)
         elif isinstance(event, Refill):
             zone = zones.mountain(event.mandala)
-            self._gesture(before.turn, zone, lambda: [self.table.fan(card_name(c), zone) for c in event.cards],
+            self._gesture(before.turn, zone, lambda: self.table.fan_all((card_name(c) for c in event.cards), zone),
                           str(event))
 
     def _claim(self, event: Claim, before: Game) -> None:
@@ -406,7 +412,7 @@ class _Writer:
                 batch = cup[start:start + per_column * columns]
                 for name in batch:
                     self.table.remove(name)
-                self._gesture(player, zone, lambda b=batch, z=zone: self.table.pile(b, z), f"reveal {batch}")
+                self._gesture(player, zone, partial(self.table.pile, batch, zone), f"reveal {batch}")
 
 
 def script_game(game: Game, layout: Layout, seed: int = 0, timing: Timing = Timing(),

@@ -73,7 +73,7 @@ def _coverage(
         (width * SUPERSAMPLING, height * SUPERSAMPLING),
         flags=cv2.INTER_NEAREST,
         borderMode=cv2.BORDER_CONSTANT,
-        borderValue=_OUTSIDE,
+        borderValue=(_OUTSIDE,),
     )
     light = cv2.resize((fine == _LIGHT).astype(np.float32), (width, height), interpolation=cv2.INTER_AREA)
     dark = cv2.resize((fine == _DARK).astype(np.float32), (width, height), interpolation=cv2.INTER_AREA)

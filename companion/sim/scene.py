@@ -30,6 +30,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -46,8 +47,21 @@ from companion.markers.codes import (
 from companion.sim.paint import paint_modules
 from companion.vision.layout import Layout, Point, Polygon, polygons_overlap
 
+if TYPE_CHECKING:
+    from cv2.typing import MatLike
+
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
+
+
+def _u8(result: MatLike) -> Image:
+    """An OpenCV result known to be uint8 (OpenCV keeps its input's depth; its stubs only say "numeric")."""
+    return np.asarray(result, dtype=np.uint8)
+
+
+def _f64(result: MatLike) -> npt.NDArray[np.float64]:
+    """An OpenCV result known to be float64 (as :func:`_u8`)."""
+    return np.asarray(result, dtype=np.float64)
 
 
 class SceneError(CompanionError, ValueError):
@@ -305,13 +319,14 @@ def camera_homography(size_mm: Point, options: SceneOptions = SceneOptions()) ->
     # Mat mm (edge convention, origin at the top-left corner) -> mat-centred coordinates.
     centre = np.array([[1.0, 0.0, -mat_w / 2], [0.0, 1.0, -mat_h / 2], [0.0, 0.0, 1.0]])
     homography = intrinsics @ extrinsic @ centre
-    return homography / homography[2, 2]
+    normalized: Matrix = homography / homography[2, 2]
+    return normalized
 
 
 def project(homography: Matrix, points_mm: Sequence[Point] | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Apply a homography to mat points; returns an (n, 2) array of pixels."""
     points = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(points, homography).reshape(-1, 2)
+    return _f64(cv2.perspectiveTransform(points, homography)).reshape(-1, 2)
 
 
 def arm_polygon(start_mm: Point, tip_mm: Point, width_mm: float = 85.0) -> tuple[Point, ...]:
@@ -359,8 +374,8 @@ def _card_to_mat(center_mm: Point, rotation_deg: float, size_mm: Point) -> Matri
     """Affine (3x3) from upright-card mm (origin at its top-left) to mat mm."""
     angle = math.radians(rotation_deg)
     cos, sin = math.cos(angle), math.sin(angle)
-    to_centre = np.array([[1.0, 0.0, -size_mm[0] / 2], [0.0, 1.0, -size_mm[1] / 2], [0, 0, 1]])
-    rotate = np.array([[cos, sin, center_mm[0]], [-sin, cos, center_mm[1]], [0, 0, 1]])
+    to_centre = np.array([[1.0, 0.0, -size_mm[0] / 2], [0.0, 1.0, -size_mm[1] / 2], [0, 0, 1]], dtype=np.float64)
+    rotate = np.array([[cos, sin, center_mm[0]], [-sin, cos, center_mm[1]], [0, 0, 1]], dtype=np.float64)
     return rotate @ to_centre
 
 
@@ -406,8 +421,10 @@ _INK_BGR = (96, 110, 128)
 def _warp_mat(layout: Layout, homography: Matrix, scale: float, size: tuple[int, int]) -> Image:
     texture = _mat_texture(layout, scale)
     warp = homography @ _texture_to_mm(scale)
-    return cv2.warpPerspective(
-        texture, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=_TABLE_BGR
+    return _u8(
+        cv2.warpPerspective(
+            texture, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=_TABLE_BGR
+        )
     )
 
 
@@ -576,11 +593,11 @@ def _premultiplied(face: Image, corner_px: float) -> Image:
     alpha = np.zeros((height + 2 * _PAD_PX, width + 2 * _PAD_PX), np.uint8)
     radius = max(0, round(corner_px))
     inner = (_PAD_PX + radius, _PAD_PX + radius, _PAD_PX + width - 1 - radius, _PAD_PX + height - 1 - radius)
-    cv2.rectangle(alpha, (inner[0], _PAD_PX), (inner[2], _PAD_PX + height - 1), 255, cv2.FILLED)
-    cv2.rectangle(alpha, (_PAD_PX, inner[1]), (_PAD_PX + width - 1, inner[3]), 255, cv2.FILLED)
+    cv2.rectangle(alpha, (inner[0], _PAD_PX), (inner[2], _PAD_PX + height - 1), (255,), cv2.FILLED)
+    cv2.rectangle(alpha, (_PAD_PX, inner[1]), (_PAD_PX + width - 1, inner[3]), (255,), cv2.FILLED)
     if radius:
         for cx, cy in ((inner[0], inner[1]), (inner[2], inner[1]), (inner[0], inner[3]), (inner[2], inner[3])):
-            cv2.circle(alpha, (cx, cy), radius, 255, cv2.FILLED, cv2.LINE_AA)
+            cv2.circle(alpha, (cx, cy), radius, (255,), cv2.FILLED, cv2.LINE_AA)
     bgra = np.zeros((height + 2 * _PAD_PX, width + 2 * _PAD_PX, 4), np.uint8)
     bgra[_PAD_PX:-_PAD_PX, _PAD_PX:-_PAD_PX, :3] = face
     bgra[..., :3] = (bgra[..., :3].astype(np.uint16) * alpha[..., None] // 255).astype(np.uint8)
@@ -618,7 +635,7 @@ def _composite(
         (right - left, bottom - top),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
-        borderValue=0,
+        borderValue=(0,),
     )
     region = image[top:bottom, left:right]
     keep = cv2.cvtColor(255 - warped[..., 3], cv2.COLOR_GRAY2BGR)
@@ -663,9 +680,9 @@ def _draw_hand(image: Image, homography: Matrix, polygon_mm: Sequence[Point]) ->
 
 def _polygon_mask(shape: tuple[int, int], outline: npt.NDArray[np.float64], blur_px: float) -> npt.NDArray[np.float32]:
     mask = np.zeros(shape, np.uint8)
-    cv2.fillPoly(mask, [np.round(outline * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    cv2.fillPoly(mask, [np.round(outline * 16).astype(np.int32)], (255,), cv2.LINE_AA, shift=4)
     if blur_px > 0:
-        mask = cv2.GaussianBlur(mask, (0, 0), blur_px)
+        mask = _u8(cv2.GaussianBlur(mask, (0, 0), blur_px))
     return mask.astype(np.float32)
 
 
@@ -725,7 +742,7 @@ def _apply_crease(image: Image, homography: Matrix, crease: _Crease) -> Image:
     qx = (np.arange(columns) + 0.5) * width / columns - 0.5
     qy = (np.arange(rows) + 0.5) * height / rows - 0.5
     grid = np.stack(np.meshgrid(qx, qy), axis=-1).reshape(-1, 1, 2)
-    mat = cv2.perspectiveTransform(grid, np.linalg.inv(homography)).reshape(-1, 2)
+    mat = _f64(cv2.perspectiveTransform(grid, np.linalg.inv(homography))).reshape(-1, 2)
     estimate = mat.copy()
     for _ in range(3):  # solve m + D(m) = mat by fixed-point iteration (D is small and smooth)
         dx, dy = crease.at(estimate[:, 0], estimate[:, 1])
@@ -734,7 +751,7 @@ def _apply_crease(image: Image, homography: Matrix, crease: _Crease) -> Image:
     map_x = cv2.resize(source[:, 0].reshape(rows, columns), (width, height), interpolation=cv2.INTER_LINEAR)
     map_y = cv2.resize(source[:, 1].reshape(rows, columns), (width, height), interpolation=cv2.INTER_LINEAR)
     fixed_x, fixed_y = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
-    return cv2.remap(image, fixed_x, fixed_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return _u8(cv2.remap(image, fixed_x, fixed_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
 
 
 def _photometric(image: Image, homography: Matrix, size_mm: Point, options: SceneOptions) -> Image:
@@ -742,22 +759,23 @@ def _photometric(image: Image, homography: Matrix, size_mm: Point, options: Scen
     height, width = image.shape[:2]
     gain = _gain_map((width, height), options, rng)
     if gain is not None:
-        image = cv2.multiply(image, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1 / 128)
+        image = _u8(cv2.multiply(image, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1 / 128))
     if options.glare > 0:
-        image = cv2.add(image, _glare_map(image.shape[:2], homography, size_mm, options.glare, rng))
+        image = _u8(cv2.add(image, _glare_map(image.shape[:2], homography, size_mm, options.glare, rng)))
     if options.blur_sigma > 0:
-        image = cv2.GaussianBlur(image, (0, 0), options.blur_sigma)
+        image = _u8(cv2.GaussianBlur(image, (0, 0), options.blur_sigma))
     if options.noise_sigma > 0:
         noise = np.empty(image.shape, np.int16)
         cv2.setRNGSeed(options.seed)
         sigma = options.noise_sigma
-        cv2.randn(noise, (0.0, 0.0, 0.0), (sigma, sigma, sigma))  # a scalar would only fill channel 0
-        image = cv2.add(image, noise, dtype=cv2.CV_8U)
+        # One mean and sigma per channel: a scalar would only fill channel 0.
+        cv2.randn(noise, np.array((0.0, 0.0, 0.0)), np.array((sigma, sigma, sigma)))
+        image = _u8(cv2.add(image, noise, dtype=cv2.CV_8U))
     if options.jpeg_quality is not None:
         ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, options.jpeg_quality])
         if not ok:
             raise SceneError("scene: JPEG encoding failed")
-        image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        image = _u8(cv2.imdecode(encoded, cv2.IMREAD_COLOR))
     return image
 
 
@@ -773,7 +791,9 @@ def _gain_map(size: tuple[int, int], options: SceneOptions, rng: np.random.Gener
     radius2 = (xs**2 + ys**2) / 2  # 1 in the corners
     gain = options.light_gain * (1 + options.gradient * along) * (1 - options.vignette * radius2)
     small = np.clip(gain * 128, 0, 255).astype(np.float32)
-    return np.clip(cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR) + 0.5, 0, 255).astype(np.uint8)
+    full = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+    per_pixel: Image = np.clip(full + 0.5, 0, 255).astype(np.uint8)
+    return per_pixel
 
 
 def _glare_map(
@@ -788,7 +808,7 @@ def _glare_map(
     blob = np.exp(-(((xs - spot[0]) / (1.6 * radius)) ** 2 + ((ys - spot[1]) / radius) ** 2))
     small = (blob * 230 * strength).astype(np.float32)
     full = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR).astype(np.uint8)
-    return cv2.cvtColor(full, cv2.COLOR_GRAY2BGR)
+    return _u8(cv2.cvtColor(full, cv2.COLOR_GRAY2BGR))
 
 
 # --------------------------------------------------------------------------- ground truth
