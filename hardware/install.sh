@@ -10,7 +10,8 @@
 #
 # The paths can be moved for tests with environment variables:
 #   PREFIX (/opt/mandala-companion), ETC_DIR (/etc/mandala-companion),
-#   UNIT_DIR (/etc/systemd/system), BOOT_CONFIG (/boot/firmware/config.txt).
+#   UNIT_DIR (/etc/systemd/system), BOOT_CONFIG (/boot/firmware/config.txt),
+#   POLKIT_DIR (/etc/polkit-1/rules.d).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,14 +19,17 @@ PREFIX=${PREFIX:-/opt/mandala-companion}
 ETC_DIR=${ETC_DIR:-/etc/mandala-companion}
 UNIT_DIR=${UNIT_DIR:-/etc/systemd/system}
 BOOT_CONFIG=${BOOT_CONFIG:-/boot/firmware/config.txt}
+POLKIT_DIR=${POLKIT_DIR:-/etc/polkit-1/rules.d}
+POLKIT_RULE=50-mandala-companion.rules
 SERVICE_USER=mandala-companion
 SERVICE=mandala-companion.service
 GROUPS_NEEDED=(video i2c gpio)
 # python3-picamera2 brings libcamera and Bookworm's numpy 1.24 (which the venv
 # reuses); libzbar0 is pyzbar's decoder; libgl1 and libglib2.0-0 are what the
 # opencv-python wheel links to (Lite images lack libGL); python3-lgpio is the
-# GPIO backend gpiozero uses on a Pi 5 (a pip build would need swig).
-APT_PACKAGES=(python3-venv python3-picamera2 python3-lgpio libzbar0 i2c-tools libgl1 libglib2.0-0 rsync)
+# GPIO backend gpiozero uses on a Pi 5 (a pip build would need swig); polkitd
+# lets the service user power off from the menu (Lite may not have it).
+APT_PACKAGES=(python3-venv python3-picamera2 python3-lgpio libzbar0 i2c-tools libgl1 libglib2.0-0 rsync polkitd)
 
 dry_run=false
 start=true
@@ -33,7 +37,7 @@ for arg in "$@"; do
     case $arg in
         --dry-run) dry_run=true ;;
         --no-start) start=false ;;
-        -h | --help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -201,6 +205,16 @@ install_service() {
     fi
 }
 
+allow_power_off() {
+    step "power off from the menu"
+    if cmp -s "$here/hardware/polkit/$POLKIT_RULE" "$POLKIT_DIR/$POLKIT_RULE"; then
+        ok "polkit rule is current"
+    else
+        # polkitd watches its rules folder: no restart needed.
+        run install -D -m 0644 "$here/hardware/polkit/$POLKIT_RULE" "$POLKIT_DIR/$POLKIT_RULE"
+    fi
+}
+
 check_installation() {
     step "check"
     run runuser -u "$SERVICE_USER" -- "$PREFIX/.venv/bin/companion" doctor --config "$ETC_DIR/config.toml" ||
@@ -215,6 +229,7 @@ create_user
 copy_project
 python_env
 install_config
+allow_power_off
 install_service
 check_installation
 step "done"

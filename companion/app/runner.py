@@ -341,13 +341,14 @@ class Runner:
 
 
 def power_off() -> None:
-    """Ask the system to shut down (polkit or sudoers must allow it to our user)."""
+    """Ask the system to shut down: logind asks polkit, whose rule hardware/install.sh installs."""
     import subprocess
 
     try:
         subprocess.run(["systemctl", "poweroff"], check=True, timeout=10, capture_output=True)
     except (OSError, subprocess.SubprocessError) as error:
-        log.error("power off refused (%s): allow `systemctl poweroff` to the service user", error)
+        log.error("power off refused (%s): is /etc/polkit-1/rules.d/50-mandala-companion.rules installed? "
+                  "(sudo hardware/install.sh)", error)
 
 
 def stopped_image(size: tuple[int, int] = (128, 64)) -> Image.Image:
