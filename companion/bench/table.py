@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "injected": sum(r.injected for r in results),
         "injected_warned_in_time": sum(r.warned_in_time for r in results),
         "events": sum(r.events for r in results),
+        "events_timed": len(latencies),
         "frames": sum(r.frames for r in results),
         "latency_median_s": round(statistics.median(latencies), 3) if latencies else None,
         "latency_max_s": round(max(latencies), 3) if latencies else None,
