@@ -47,6 +47,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    from contextlib import AbstractContextManager, nullcontext
+
+    from companion.app.config import load_config
+    from companion.app.service import is_active, paused
+
+    config = load_config(args.config)
+    display = args.display or config.display.display
+    if args.image is not None or config.camera.source == "path":
+        # No camera to take from the service; with the service running, the panel stays its own.
+        if display in PANELS and is_active():
+            display = "none"
+        beside: AbstractContextManager[bool] = nullcontext(False)
+    else:
+        beside = paused("to use the camera", restart=not args.keep_stopped)
+    with beside:
+        return _calibrate(args, config, display)
+
+
+def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     from companion.app.calibrate import (
         annotate_calibration,
         calibrate,
@@ -54,26 +73,24 @@ def run_calibrate(args: argparse.Namespace) -> int:
         verdict_text,
         write_calibration,
     )
-    from companion.app.config import load_config
     from companion.vision.layout import load_layout
     from companion.vision.pipeline import VisionPipeline
 
-    config = load_config(args.config)
     state_dir = args.state_dir or config.state_dir
     layout = load_layout(args.layout or config.layout.path)
+    lens = None
     if args.image is not None:
         from companion.cli.vision_cmds import read_image
 
         frame, camera = read_image(args.image), f"image {args.image}"
     else:
-        frame, camera = grab_frame(config.camera)
+        frame, camera, lens = grab_frame(config.camera)
     pipeline = VisionPipeline(layout, config.vision.decoder)
-    calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline)
+    calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline, lens_position=lens)
     written = write_calibration(calibration, state_dir)
     out = args.out or state_dir / "calibration.png"
     if observation is not None:
         _write_png(out, annotate_calibration(frame, observation, pipeline, calibration))
-    display = args.display or config.display.display
     shown = _show(dataclasses.replace(config.display, display=display), screen_verdict(calibration))
     if args.json:
         document: dict[str, Any] = {**calibration.to_dict(), "written": str(written),
@@ -87,8 +104,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return EXIT_READY if calibration.ok else EXIT_NOT_READY
 
 
-def grab_frame(settings: Any) -> tuple[np.ndarray, str]:
-    """One settled frame from the configured camera, and the camera's name for the record."""
+def grab_frame(settings: Any) -> tuple[np.ndarray, str, float | None]:
+    """One settled frame from the configured camera, the camera's name and its lens position.
+
+    No saved lens position is used: with ``focus = "auto"`` the camera sweeps
+    focus afresh, and the calibration keeps where the lens ended up.
+    """
     from companion.app.camera import make_camera
 
     camera = make_camera(settings)
@@ -102,7 +123,7 @@ def grab_frame(settings: Any) -> tuple[np.ndarray, str]:
             frame = got.image
     if frame is None:
         raise DeviceError(f"camera {name}: no frame to calibrate from")
-    return frame, name
+    return frame, name, getattr(camera, "lens_position", None)
 
 
 def _write_png(path: Path, image: np.ndarray) -> None:
