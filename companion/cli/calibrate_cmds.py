@@ -6,6 +6,12 @@ into the state directory and an annotated PNG, shows the verdict on the
 OLED when a display is configured, and prints it. Exit status 0 when the
 set-up is ready, 1 when something needs fixing (each problem with its fix),
 2 for a bad option, configuration or image.
+
+Beside the installed service, which holds the camera and the panel: the
+service is paused for the calibration and started again afterwards
+(:mod:`companion.app.service`; ``--keep-stopped`` leaves it stopped while
+the camera is being adjusted). With ``--image`` nothing is paused and the
+panel is left to the service.
 """
 
 from __future__ import annotations
@@ -43,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--display", choices=PANELS + PSEUDO, default=None,
                         help="show the verdict on this display instead of the configured one (none: no OLED)")
     parser.add_argument("--json", action="store_true", help="print the calibration as one JSON document")
+    parser.add_argument("--keep-stopped", action="store_true",
+                        help="when the service had to be paused for the camera, leave it stopped afterwards "
+                             "(for a series of adjustments; then sudo systemctl start mandala-companion)")
     parser.set_defaults(func=run_calibrate)
 
 
