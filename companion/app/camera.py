@@ -377,6 +377,7 @@ class Picamera2Source(Camera):
             self.focused = False
             log.warning("%s: autofocus did not finish in %g s; holding the lens where it is (set [camera] focus "
                         "or run companion calibrate)", self.name, self.autofocus_timeout_s)
+            _cancel_jobs(camera)  # else the unfinished sweep would hold up every capture queued behind it
             camera.set_controls({"AfMode": controls.AfModeEnum.Manual})  # ends the sweep
         if self.focused is False:
             log.warning("%s: autofocus failed (too dark? nothing in view?); companion calibrate measures focus",
@@ -393,6 +394,7 @@ class Picamera2Source(Camera):
             job = self._camera.capture_array("main", wait=False)
             image = self._camera.wait(job, timeout=self.timeout_s)
         except Exception as error:  # a timeout or a dead pipeline: the cable may be out
+            _cancel_jobs(self._camera)
             raise CameraLost(f"{self.name}: no frame within {self.timeout_s:g} s ({error})") from None
         frame = Frame(self._count, image, time.monotonic())
         self._count += 1
@@ -403,6 +405,14 @@ class Picamera2Source(Camera):
             camera, self._camera = self._camera, None
             with contextlib.suppress(Exception):  # closing a camera that died: nothing more to do
                 camera.close()
+
+
+def _cancel_jobs(camera: Any) -> None:
+    """Drop picamera2's queued jobs after a timeout (its own advice), so the camera can go on or close."""
+    cancel = getattr(camera, "cancel_all_and_flush", None)
+    if cancel is not None:
+        with contextlib.suppress(Exception):
+            cancel()
 
 
 # -- tests ---------------------------------------------------------------------------------

@@ -279,6 +279,9 @@ class FakePicamera2:
         self.frames -= 1
         return np.zeros((2592, 4608, 3), dtype=np.uint8)
 
+    def cancel_all_and_flush(self) -> None:
+        self.calls.append(("cancel", None))
+
     def close(self) -> None:
         self.calls.append(("close", None))
 
@@ -307,7 +310,7 @@ def test_picamera2_full_resolution_one_autofocus_then_held(fake_picamera2: types
     assert config["main"] == {"size": (4608, 2592), "format": "RGB888"}
     assert config["queue"] is False and config["controls"]["FrameDurationLimits"] == (100000, 100000)
     assert [name for name, _ in fake.calls] == ["configure", "start", "autofocus", "wait-autofocus", "metadata",
-                                                "controls", "close"]
+                                                "controls", "cancel", "close"]  # cancel: the read that timed out
     assert fake.calls[3][1] == 5.0  # the sweep has a time limit
     assert fake.calls[5][1] == {"AfMode": "Manual", "LensPosition": 1.7}  # held where the sweep ended
     assert (camera.lens_position, camera.focused) == (1.7, True)
@@ -327,7 +330,7 @@ def test_an_autofocus_that_never_ends_is_stopped_and_the_lens_held(fake_picamera
             pass
     fake = FakePicamera2.instances[0]
     assert ("wait-autofocus", 0.5) in fake.calls
-    assert ("controls", {"AfMode": "Manual"}) in fake.calls  # ends the sweep
+    assert ("cancel", None) in fake.calls and ("controls", {"AfMode": "Manual"}) in fake.calls  # ends the sweep
     assert camera.focused is False and camera.lens_position == 1.7
     assert "autofocus did not finish in 0.5 s" in caplog.text
 
