@@ -298,6 +298,10 @@ def check_buttons(config: Config, machine: Machine) -> list[Finding]:
     chips = sorted(machine.dev.glob("gpiochip*"))
     pins = ", ".join(f"{name} GPIO{pin}" for name, pin in config.buttons.pins().items())
     if not chips:
+        if machine.pi_model is not None:
+            return [fail("buttons", f"no /dev/gpiochip* although this is a {machine.pi_model} (buttons {pins})",
+                         "every Pi kernel makes them: is this a container or an emulator? On the Pi itself: "
+                         "sudo apt full-upgrade, reboot")]
         return [fail("buttons", f"no /dev/gpiochip*: not a Raspberry Pi? (buttons {pins})")]
     if not all(os.access(chip, os.R_OK | os.W_OK) for chip in chips):
         return [fail("buttons", f"{chips[0]}: no permission", f"sudo usermod -aG gpio {_user_name(machine)}")]

@@ -33,6 +33,7 @@ for the threads, well inside the unit's TimeoutStopSec.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
@@ -461,12 +462,34 @@ def build(config: Any, *, recorded_fps: float | None = None) -> Runner:
                              settle_s=config.tracker.settle_s,
                              first_player=0 if config.tracker.first_player == "p1" else 1)
     journal = Journal.open(config.state_dir)
+    share_with_group(config.state_dir)
     session = Session(pipeline, journal)
     session.resume()
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)
     log.info("camera %s, display %s, journal %s", settings.source, config.display.display, journal.path)
     return Runner(open_camera(settings, config.state_dir), session, make_display(config), make_buttons(config),
                   options, signals=make_signals(config))
+
+
+def share_with_group(state_dir: Path) -> None:
+    """In the service's shared state folder (setgid, the admin group's), let the group write the journal too.
+
+    SQLite makes its files 0644 less the umask, so 0640 under the unit's UMask=0007;
+    but a reader needs to write the -shm index (and our journal opens read-write), so
+    ``companion games list`` by a member of the admin group needs g+w. SQLite gives the
+    -wal and -shm files it makes later the database file's mode.
+    """
+    import stat
+
+    try:
+        if not state_dir.stat().st_mode & stat.S_ISGID:
+            return  # a private folder (a test, a replay): leave it as it is
+        for path in state_dir.glob("journal.sqlite*"):
+            info = path.stat()
+            if info.st_uid == os.getuid() and not info.st_mode & stat.S_IWGRP:
+                path.chmod(stat.S_IMODE(info.st_mode) | stat.S_IRGRP | stat.S_IWGRP)
+    except OSError as error:
+        log.warning("cannot share the journal with the admin group: %s", error)
 
 
 def open_camera(settings: Any, state_dir: Path | None = None) -> Camera:

@@ -464,3 +464,21 @@ def test_a_stop_takes_at_most_stop_s_even_with_a_hung_camera(tmp_path: Path) -> 
         camera.release.set()
     assert took < 5.0  # the unit's TimeoutStopSec is 10 s
     assert display.image is not None and display.image.tobytes() == stopped_image().tobytes()
+
+
+def test_in_the_shared_state_folder_the_admin_group_may_write_the_journal(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from companion.app.runner import share_with_group
+
+    shared, private = tmp_path / "shared", tmp_path / "private"
+    for folder in (shared, private):
+        folder.mkdir()
+        Journal.open(folder).close()
+        (folder / JOURNAL_FILE).chmod(0o640)  # as SQLite makes it under UMask=0007
+    os.chmod(shared, 0o2770)  # StateDirectoryMode=2770
+    share_with_group(shared)
+    share_with_group(private)
+    assert stat.S_IMODE((shared / JOURNAL_FILE).stat().st_mode) == 0o660
+    assert stat.S_IMODE((private / JOURNAL_FILE).stat().st_mode) == 0o640
