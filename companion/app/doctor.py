@@ -387,21 +387,13 @@ def _admin_group(service_user: str) -> list[Finding]:
     me = pwd.getpwuid(os.getuid())
     if me.pw_uid == 0 or me.pw_name == service_user or service_user != SERVICE_USER:
         return []
-    if ADMIN_GROUP in {grp.getgrgid(gid).gr_name for gid in os.getgroups() if _gid_exists(gid)}:
+    if _group_exists(ADMIN_GROUP) and grp.getgrnam(ADMIN_GROUP).gr_gid in os.getgroups():
         return [ok("groups", f"you ({me.pw_name}) are in the admin group {ADMIN_GROUP}")]
     if ADMIN_GROUP in _groups_of(me):
         return [warn("groups", f"you ({me.pw_name}) joined {ADMIN_GROUP} but this login started before",
                      "log out and in again (or: newgrp mandala-companion)")]
     return [warn("groups", f"you ({me.pw_name}) are not in the admin group {ADMIN_GROUP}: games list and "
                  "calibrate need it", f"sudo usermod -aG {ADMIN_GROUP} {me.pw_name}, then log in again")]
-
-
-def _gid_exists(gid: int) -> bool:
-    try:
-        grp.getgrgid(gid)
-    except KeyError:
-        return False
-    return True
 
 
 def _group_exists(name: str) -> bool:
