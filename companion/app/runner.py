@@ -186,13 +186,14 @@ class Runner:
     # -- lifecycle ----------------------------------------------------------------------
 
     def run(self) -> int:
+        # The journal is open and the game resumed: the service is up. Camera and panel
+        # may come later (or never): waiting for them would make systemd restart us forever.
+        # Sent before the threads start, so every STATUS of theirs comes after it.
+        notify.ready("started: opening the camera")
         self._threads = [threading.Thread(target=self._capture, name="capture", daemon=True),
                          threading.Thread(target=self._work, name="worker", daemon=True)]
         for thread in self._threads:
             thread.start()
-        # The journal is open and the game resumed: the service is up. Camera and panel
-        # may come later (or never): waiting for them here would make systemd restart us forever.
-        notify.ready("started: opening the camera")
         try:
             self._ui_loop()
         finally:
