@@ -99,6 +99,8 @@ class Calibration:
     blur_px: float | None
     mode: tuple[int, int] | None
     problems: tuple[Problem, ...] = field(default=())
+    lens_position: float | None = None
+    """Where the camera's lens was (dioptres), for a camera with autofocus; restored at every start."""
 
     @property
     def ok(self) -> bool:
@@ -121,7 +123,8 @@ class Calibration:
             "px_per_module_from": self.px_per_module_from,
             "stickers_read": self.stickers_read,
             "focus": {"blur_px": _rounded(self.blur_px, 2), "max_blur_px": MAX_BLUR_PX,
-                      "ok": self.blur_px is not None and self.blur_px <= MAX_BLUR_PX},
+                      "ok": self.blur_px is not None and self.blur_px <= MAX_BLUR_PX,
+                      "lens_position": _rounded(self.lens_position, 3)},
             "mode": list(self.mode) if self.mode else None,
             "verdict": {"ok": self.ok,
                         "problems": [{"code": p.code, "message": p.message, "fix": p.fix} for p in self.problems]},
@@ -136,9 +139,18 @@ def _rounded(value: float | None, digits: int) -> float | None:
 
 
 def calibrate(frame: object, layout: Layout, camera: str = "image", *,
-              pipeline: VisionPipeline | None = None,
-              now: dt.datetime | None = None) -> tuple[Calibration, FrameObservation | None]:
-    """Measure the set-up on one frame; the observation is None for an unusable frame."""
+              pipeline: VisionPipeline | None = None, now: dt.datetime | None = None,
+              lens_position: float | None = None) -> tuple[Calibration, FrameObservation | None]:
+    """Measure the set-up on one frame; the observation is None for an unusable frame.
+
+    ``lens_position``: where the camera's lens was for this frame, kept in the calibration.
+    """
+    calibration, observation = _measure(frame, layout, camera, pipeline, now)
+    return replace(calibration, lens_position=lens_position), observation
+
+
+def _measure(frame: object, layout: Layout, camera: str, pipeline: VisionPipeline | None,
+             now: dt.datetime | None) -> tuple[Calibration, FrameObservation | None]:
     date = (now or dt.datetime.now(dt.UTC)).isoformat(timespec="seconds")
     try:
         image = check_frame(frame)
@@ -424,6 +436,22 @@ def write_calibration(calibration: Calibration, state_dir: Path) -> Path:
     return path
 
 
+def saved_lens_position(state_dir: Path) -> float | None:
+    """The lens position of the last calibration whose focus was good; None when there is none.
+
+    A missing, unreadable or older file is no error: the camera then sweeps focus as before.
+    """
+    try:
+        document = json.loads((state_dir / CALIBRATION_FILE).read_text(encoding="utf-8"))
+        focus = document["focus"]
+        position = focus.get("lens_position")
+        if focus.get("ok") is True and isinstance(position, int | float) and 0.0 <= position <= 32.0:
+            return float(position)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return None
+
+
 def verdict_text(calibration: Calibration) -> str:
     """The one-screen verdict for people setting up the table."""
     lines = [f"camera {calibration.camera}, frame {calibration.resolution[0]}x{calibration.resolution[1]}"]
@@ -433,7 +461,8 @@ def verdict_text(calibration: Calibration) -> str:
         lines.append(f"{calibration.px_per_module:.2f} px per QR module ({calibration.px_per_module_from}; "
                      f"worst zone {calibration.px_per_module_min:.2f}), {calibration.stickers_read} stickers read")
     if calibration.blur_px is not None:
-        lines.append(f"focus: blur {calibration.blur_px:.2f} px (at most {MAX_BLUR_PX})")
+        lens = "" if calibration.lens_position is None else f", lens at {calibration.lens_position:.2f} dioptres"
+        lines.append(f"focus: blur {calibration.blur_px:.2f} px (at most {MAX_BLUR_PX}){lens}")
     if calibration.mode is not None:
         lines.append(f"camera mode: {calibration.mode[0]}x{calibration.mode[1]}")
     if calibration.ok:

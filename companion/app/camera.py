@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
+import logging
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 
     from companion.app.config import CameraSettings
 
+log = logging.getLogger("companion.camera")
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 
 
@@ -254,25 +257,68 @@ class V4L2Source(Camera):
 
 # -- Camera Module 3 ----------------------------------------------------------------------
 
+AUTOFOCUS_TIMEOUT_S = 5.0
+"""One autofocus sweep takes about a second; a camera that does not finish in this time is stopped."""
+PICAMERA2_MIN_VERSION = (0, 3, 17)
+"""The first picamera2 whose ``wait(job, timeout=...)`` takes a timeout, which every read needs."""
 PICAMERA2_MISSING = ("picamera2 is not installed or not visible: sudo apt install -y --no-install-recommends "
                      "python3-picamera2, and make the venv with --system-site-packages")
 
 
 def import_picamera2() -> ModuleType:
     try:
-        return importlib.import_module("picamera2")
+        module = importlib.import_module("picamera2")
     except ImportError as error:
         raise DeviceError(f"{PICAMERA2_MISSING} ({error})") from None
+    version = picamera2_version()
+    if version is not None and version < PICAMERA2_MIN_VERSION:
+        raise DeviceError(picamera2_too_old(version))
+    return module
+
+
+def picamera2_version() -> tuple[int, ...] | None:
+    """The installed picamera2's version (from its package metadata); None when it cannot be told."""
+    from importlib import metadata
+
+    try:
+        text = metadata.version("picamera2")
+    except metadata.PackageNotFoundError:
+        return None
+    numbers = []
+    for part in text.split("."):
+        digits = "".join(itertools.takewhile(str.isdigit, part))
+        if not digits:
+            break
+        numbers.append(int(digits))
+    return tuple(numbers) or None
+
+
+def picamera2_too_old(version: tuple[int, ...]) -> str:
+    have = ".".join(map(str, version))
+    need = ".".join(map(str, PICAMERA2_MIN_VERSION))
+    return (f"picamera2 {have} is too old: {need} or later is needed (reads with a time limit); "
+            "sudo apt update && sudo apt install --only-upgrade python3-picamera2")
 
 
 class Picamera2Source(Camera):
-    """The CSI camera through picamera2: full-size RGB888 (BGR in numpy order), manual or one-shot focus."""
+    """The CSI camera through picamera2: full-size RGB888 (BGR in numpy order), manual or one-shot focus.
+
+    ``focus = "auto"``: the ``lens_position`` given (the last calibration's)
+    is set; without one, one autofocus sweep runs, bounded by
+    ``autofocus_timeout_s``, and the lens is held where it ended.
+    :attr:`lens_position` is then where the lens is (None: fixed focus or unknown).
+    """
 
     def __init__(self, camera_number: int = 0, resolution: tuple[int, int] = (4608, 2592), fps: float = 10.0,
                  focus: float | str = "auto", timeout_s: float = 5.0,
-                 loader: Callable[[], ModuleType] = import_picamera2) -> None:
+                 loader: Callable[[], ModuleType] = import_picamera2, *, lens_position: float | None = None,
+                 autofocus_timeout_s: float = AUTOFOCUS_TIMEOUT_S) -> None:
         self.camera_number, self.resolution, self.fps, self.focus = camera_number, resolution, fps, focus
-        self.timeout_s = timeout_s
+        self.timeout_s, self.autofocus_timeout_s = timeout_s, autofocus_timeout_s
+        self.saved_lens_position = lens_position
+        self.lens_position: float | None = None
+        self.focused: bool | None = None
+        """The last sweep's verdict: True focused, False failed or timed out, None no sweep."""
         self.name = f"picamera2 camera {camera_number}"
         self._loader = loader
         self._camera: Any = None
@@ -311,14 +357,33 @@ class Picamera2Source(Camera):
             return  # fixed-focus camera
         controls = importlib.import_module("libcamera").controls  # apt, beside picamera2
 
-        if self.focus == "auto":
-            # One sweep now, then Manual: the lens stays where the sweep left it,
-            # so hands moving over the mat never make it hunt.
-            camera.set_controls({"AfMode": controls.AfModeEnum.Auto})
-            camera.autofocus_cycle()
-            camera.set_controls({"AfMode": controls.AfModeEnum.Manual})
+        position = self.saved_lens_position if self.focus == "auto" else float(self.focus)
+        if position is None:
+            position = self._sweep(camera, controls)
+        if position is None:
+            camera.set_controls({"AfMode": controls.AfModeEnum.Manual})  # hold wherever the lens is
         else:
-            camera.set_controls({"AfMode": controls.AfModeEnum.Manual, "LensPosition": float(self.focus)})
+            # Manual from now on: hands moving over the mat never make the lens hunt.
+            camera.set_controls({"AfMode": controls.AfModeEnum.Manual, "LensPosition": position})
+        self.lens_position = position
+
+    def _sweep(self, camera: Any, controls: Any) -> float | None:
+        """One autofocus sweep within autofocus_timeout_s; the lens position it ended at, or None."""
+        log.info("%s: autofocus sweep (at most %g s)", self.name, self.autofocus_timeout_s)
+        try:
+            job = camera.autofocus_cycle(wait=False)
+            self.focused = bool(camera.wait(job, timeout=self.autofocus_timeout_s))
+        except TimeoutError:
+            self.focused = False
+            log.warning("%s: autofocus did not finish in %g s; holding the lens where it is (set [camera] focus "
+                        "or run companion calibrate)", self.name, self.autofocus_timeout_s)
+            _cancel_jobs(camera)  # else the unfinished sweep would hold up every capture queued behind it
+            camera.set_controls({"AfMode": controls.AfModeEnum.Manual})  # ends the sweep
+        if self.focused is False:
+            log.warning("%s: autofocus failed (too dark? nothing in view?); companion calibrate measures focus",
+                        self.name)
+        position = camera.capture_metadata().get("LensPosition")
+        return None if position is None else float(position)
 
     def read(self) -> Frame | None:
         if self._camera is None:
@@ -329,6 +394,7 @@ class Picamera2Source(Camera):
             job = self._camera.capture_array("main", wait=False)
             image = self._camera.wait(job, timeout=self.timeout_s)
         except Exception as error:  # a timeout or a dead pipeline: the cable may be out
+            _cancel_jobs(self._camera)
             raise CameraLost(f"{self.name}: no frame within {self.timeout_s:g} s ({error})") from None
         frame = Frame(self._count, image, time.monotonic())
         self._count += 1
@@ -339,6 +405,14 @@ class Picamera2Source(Camera):
             camera, self._camera = self._camera, None
             with contextlib.suppress(Exception):  # closing a camera that died: nothing more to do
                 camera.close()
+
+
+def _cancel_jobs(camera: Any) -> None:
+    """Drop picamera2's queued jobs after a timeout (its own advice), so the camera can go on or close."""
+    cancel = getattr(camera, "cancel_all_and_flush", None)
+    if cancel is not None:
+        with contextlib.suppress(Exception):
+            cancel()
 
 
 # -- tests ---------------------------------------------------------------------------------
@@ -381,10 +455,11 @@ class FlakySource(Camera):
 # -- choosing -------------------------------------------------------------------------------
 
 
-def make_camera(settings: CameraSettings) -> Camera:
-    """The source the configuration names (not yet opened)."""
+def make_camera(settings: CameraSettings, *, lens_position: float | None = None) -> Camera:
+    """The source the configuration names (not yet opened); ``lens_position``: a saved focus (picamera2)."""
     if settings.source == "path":
         return FileSource(Path(settings.device), settings.start_frame, settings.fps)
     if settings.source == "v4l2":
         return V4L2Source(settings.device, settings.resolution, settings.fps)
-    return Picamera2Source(int(settings.device or "0"), settings.resolution, settings.fps, settings.focus)
+    return Picamera2Source(int(settings.device or "0"), settings.resolution, settings.fps, settings.focus,
+                           lens_position=lens_position)

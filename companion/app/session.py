@@ -18,14 +18,14 @@ with every cup card revealed, or abandoned by a new game.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.app.journal import Journal, JournaledGame, standing_lines
 from companion.app.table import TablePipeline
 from companion.engine import Game
 from companion.engine.record import setup_of
-from companion.tracker.display import PLAYERS, DisplayModel, TableWarning
+from companion.tracker.display import PLAYERS, CameraStatus, DisplayModel, TableWarning
 from companion.tracker.model import display_model
 from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
 from companion.ui.controller import AppAction, AppCommand
@@ -98,9 +98,10 @@ class Session:
     def board_found(self) -> bool:
         return self.pipeline.board_found
 
-    def model(self, now: float | None = None, camera_ok: bool = True) -> DisplayModel:
-        return display_model(self.tracker, self.now if now is None else now, camera_ok=camera_ok,
-                             board_ok=self.pipeline.board_found)
+    def model(self, now: float | None = None, camera: CameraStatus = "ok") -> DisplayModel:
+        model = display_model(self.tracker, self.now if now is None else now, camera_ok=camera == "ok",
+                              board_ok=self.pipeline.board_found)
+        return model if camera in ("ok", model.camera) else replace(model, camera=camera)
 
     # -- the players' commands --------------------------------------------------------
 

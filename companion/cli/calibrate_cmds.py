@@ -6,6 +6,12 @@ into the state directory and an annotated PNG, shows the verdict on the
 OLED when a display is configured, and prints it. Exit status 0 when the
 set-up is ready, 1 when something needs fixing (each problem with its fix),
 2 for a bad option, configuration or image.
+
+Beside the installed service, which holds the camera and the panel: the
+service is paused for the calibration and started again afterwards
+(:mod:`companion.app.service`; ``--keep-stopped`` leaves it stopped while
+the camera is being adjusted). With ``--image`` nothing is paused and the
+panel is left to the service.
 """
 
 from __future__ import annotations
@@ -43,10 +49,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--display", choices=PANELS + PSEUDO, default=None,
                         help="show the verdict on this display instead of the configured one (none: no OLED)")
     parser.add_argument("--json", action="store_true", help="print the calibration as one JSON document")
+    parser.add_argument("--keep-stopped", action="store_true",
+                        help="when the service had to be paused for the camera, leave it stopped afterwards "
+                             "(for a series of adjustments; then sudo systemctl start mandala-companion)")
     parser.set_defaults(func=run_calibrate)
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    from contextlib import AbstractContextManager, nullcontext
+
+    from companion.app.config import load_config
+    from companion.app.service import is_active, paused
+
+    config = load_config(args.config)
+    display = args.display or config.display.display
+    if args.image is not None or config.camera.source == "path":
+        # No camera to take from the service; with the service running, the panel stays its own.
+        if display in PANELS and is_active():
+            display = "none"
+        beside: AbstractContextManager[bool] = nullcontext(False)
+    else:
+        beside = paused("to use the camera", restart=not args.keep_stopped)
+    with beside:
+        return _calibrate(args, config, display)
+
+
+def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     from companion.app.calibrate import (
         annotate_calibration,
         calibrate,
@@ -54,26 +82,24 @@ def run_calibrate(args: argparse.Namespace) -> int:
         verdict_text,
         write_calibration,
     )
-    from companion.app.config import load_config
     from companion.vision.layout import load_layout
     from companion.vision.pipeline import VisionPipeline
 
-    config = load_config(args.config)
     state_dir = args.state_dir or config.state_dir
     layout = load_layout(args.layout or config.layout.path)
+    lens = None
     if args.image is not None:
         from companion.cli.vision_cmds import read_image
 
         frame, camera = read_image(args.image), f"image {args.image}"
     else:
-        frame, camera = grab_frame(config.camera)
+        frame, camera, lens = grab_frame(config.camera)
     pipeline = VisionPipeline(layout, config.vision.decoder)
-    calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline)
+    calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline, lens_position=lens)
     written = write_calibration(calibration, state_dir)
     out = args.out or state_dir / "calibration.png"
     if observation is not None:
         _write_png(out, annotate_calibration(frame, observation, pipeline, calibration))
-    display = args.display or config.display.display
     shown = _show(dataclasses.replace(config.display, display=display), screen_verdict(calibration))
     if args.json:
         document: dict[str, Any] = {**calibration.to_dict(), "written": str(written),
@@ -87,8 +113,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return EXIT_READY if calibration.ok else EXIT_NOT_READY
 
 
-def grab_frame(settings: Any) -> tuple[np.ndarray, str]:
-    """One settled frame from the configured camera, and the camera's name for the record."""
+def grab_frame(settings: Any) -> tuple[np.ndarray, str, float | None]:
+    """One settled frame from the configured camera, the camera's name and its lens position.
+
+    No saved lens position is used: with ``focus = "auto"`` the camera sweeps
+    focus afresh, and the calibration keeps where the lens ended up.
+    """
     from companion.app.camera import make_camera
 
     camera = make_camera(settings)
@@ -102,7 +132,7 @@ def grab_frame(settings: Any) -> tuple[np.ndarray, str]:
             frame = got.image
     if frame is None:
         raise DeviceError(f"camera {name}: no frame to calibrate from")
-    return frame, name
+    return frame, name, getattr(camera, "lens_position", None)
 
 
 def _write_png(path: Path, image: np.ndarray) -> None:

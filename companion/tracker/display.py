@@ -22,7 +22,8 @@ from companion.errors import DisplayModelError
 Phase = Literal["setup", "play", "destruction", "discard-confirm", "over"]
 PlayerName = Literal["p1", "p2"]
 Winner = Literal["p1", "p2", "draw"]
-CameraStatus = Literal["ok", "lost"]
+CameraStatus = Literal["ok", "lost", "not-found"]
+"""lost: frames stopped coming; not-found: no camera could be opened yet (none fitted, or busy)."""
 BoardStatus = Literal["ok", "not-found"]
 
 COLOR_LETTERS = "ROYGPK"

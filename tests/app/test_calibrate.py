@@ -186,6 +186,51 @@ def test_cli_grabs_from_the_configured_camera(layout: Layout, tmp_path: Path) ->
     assert document["camera"] == f"path {frames}"
 
 
+def test_beside_the_running_service_it_pauses_it_and_keeps_the_lens_position(
+        layout: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live camera the service holds: stop the service, grab, save the lens position, start it again."""
+    from companion.app import camera as camera_module
+    from companion.app import service
+    from companion.app.calibrate import saved_lens_position
+    from companion.app.camera import FileSource
+    from tests.app.test_service import Systemctl
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), frame(layout))
+
+    class FocusedCamera(FileSource):
+        lens_position = 1.69  # where a Camera Module 3's sweep would have left the lens
+
+        def open(self) -> None:
+            assert not systemctl.active, "the service still holds the camera"
+            super().open()
+
+    systemctl = Systemctl(active=True)
+    monkeypatch.setattr(service, "systemctl", systemctl)
+    monkeypatch.setattr(camera_module, "make_camera", lambda settings, **kw: FocusedCamera(frames))
+    config = tmp_path / "config.toml"
+    config.write_text(f'state_dir = "{tmp_path / "state"}"\n[camera]\nsource = "v4l2"\n'
+                      f'[layout]\npath = "{WEBCAM_LAYOUT}"\n[display]\ndisplay = "none"\n')
+    assert main(["calibrate", "--config", str(config)]) == 0
+    assert [call[0] for call in systemctl.calls] == ["is-active", "stop", "start"] and systemctl.active
+    assert saved_lens_position(tmp_path / "state") == 1.69  # the service sets it at its next start
+    assert main(["calibrate", "--config", str(config), "--keep-stopped"]) == 0
+    assert not systemctl.active
+
+
+def test_a_saved_lens_position_needs_good_focus(tmp_path: Path) -> None:
+    from companion.app.calibrate import saved_lens_position
+
+    assert saved_lens_position(tmp_path) is None  # no calibration yet
+    (tmp_path / "calibration.json").write_text('{"focus": {"ok": false, "lens_position": 1.7}}')
+    assert saved_lens_position(tmp_path) is None  # a blurred calibration is not repeated
+    (tmp_path / "calibration.json").write_text('{"focus": {"ok": true, "lens_position": 1.7}}')
+    assert saved_lens_position(tmp_path) == 1.7
+    (tmp_path / "calibration.json").write_text("{not json")
+    assert saved_lens_position(tmp_path) is None
+
+
 def test_the_verdict_screen(layout: Layout) -> None:
     calibration, _ = calibrate(frame(layout, blur_sigma=2.5), layout)
     verdict = screen_verdict(calibration)

@@ -238,6 +238,9 @@ class FakePicamera2:
         self.camera_controls = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 32.0, 1.0)}
         self.calls: list[tuple[str, Any]] = []
         self.frames = 1
+        self.autofocus: bool | None = True
+        """What the sweep ends with: True focused, False failed, None never finishes."""
+        self.lens = 1.7
         FakePicamera2.instances.append(self)
 
     def create_video_configuration(self, **kwargs: Any) -> dict[str, Any]:
@@ -252,19 +255,32 @@ class FakePicamera2:
     def set_controls(self, controls: dict[str, Any]) -> None:
         self.calls.append(("controls", controls))
 
-    def autofocus_cycle(self) -> bool:
+    def autofocus_cycle(self, wait: bool | None = None) -> str:
+        assert wait is False  # dispatched, then waited for with a time limit
         self.calls.append(("autofocus", None))
-        return True
+        return "autofocus-job"
+
+    def capture_metadata(self) -> dict[str, Any]:
+        self.calls.append(("metadata", None))
+        return {"LensPosition": self.lens, "AfState": 2}
 
     def capture_array(self, name: str, wait: bool) -> str:
         assert (name, wait) == ("main", False)
         return "job"
 
-    def wait(self, job: str, timeout: float) -> np.ndarray:
+    def wait(self, job: str, timeout: float) -> Any:
+        if job == "autofocus-job":
+            self.calls.append(("wait-autofocus", timeout))
+            if self.autofocus is None:
+                raise TimeoutError("Timed out waiting for result")
+            return self.autofocus
         if self.frames <= 0:
             raise TimeoutError("no frame")
         self.frames -= 1
         return np.zeros((2592, 4608, 3), dtype=np.uint8)
+
+    def cancel_all_and_flush(self) -> None:
+        self.calls.append(("cancel", None))
 
     def close(self) -> None:
         self.calls.append(("close", None))
@@ -293,8 +309,47 @@ def test_picamera2_full_resolution_one_autofocus_then_held(fake_picamera2: types
     config = fake.calls[0][1]
     assert config["main"] == {"size": (4608, 2592), "format": "RGB888"}
     assert config["queue"] is False and config["controls"]["FrameDurationLimits"] == (100000, 100000)
-    assert [name for name, _ in fake.calls] == ["configure", "start", "controls", "autofocus", "controls", "close"]
-    assert fake.calls[4][1] == {"AfMode": "Manual"}
+    assert [name for name, _ in fake.calls] == ["configure", "start", "autofocus", "wait-autofocus", "metadata",
+                                                "controls", "cancel", "close"]  # cancel: the read that timed out
+    assert fake.calls[3][1] == 5.0  # the sweep has a time limit
+    assert fake.calls[5][1] == {"AfMode": "Manual", "LensPosition": 1.7}  # held where the sweep ended
+    assert (camera.lens_position, camera.focused) == (1.7, True)
+
+
+def test_an_autofocus_that_never_ends_is_stopped_and_the_lens_held(fake_picamera2: types.ModuleType,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    original = FakePicamera2.__init__
+
+    def hanging(self: FakePicamera2, number: int) -> None:
+        original(self, number)
+        self.autofocus = None
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(FakePicamera2, "__init__", hanging)
+        with Picamera2Source(focus="auto", autofocus_timeout_s=0.5) as camera:
+            pass
+    fake = FakePicamera2.instances[0]
+    assert ("wait-autofocus", 0.5) in fake.calls
+    assert ("cancel", None) in fake.calls and ("controls", {"AfMode": "Manual"}) in fake.calls  # ends the sweep
+    assert camera.focused is False and camera.lens_position == 1.7
+    assert "autofocus did not finish in 0.5 s" in caplog.text
+
+
+def test_a_saved_lens_position_is_set_without_a_sweep(fake_picamera2: types.ModuleType) -> None:
+    with Picamera2Source(focus="auto", lens_position=1.62) as camera:
+        pass
+    calls = FakePicamera2.instances[0].calls
+    assert ("controls", {"AfMode": "Manual", "LensPosition": 1.62}) in calls
+    assert not any(name == "autofocus" for name, _ in calls) and camera.lens_position == 1.62
+
+
+def test_a_picamera2_too_old_for_timed_reads_is_refused_naming_the_version(
+        fake_picamera2: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import metadata
+
+    monkeypatch.setattr(metadata, "version", lambda name: "0.3.12")
+    with pytest.raises(DeviceError, match=r"picamera2 0\.3\.12 is too old: 0\.3\.17 or later .*only-upgrade"):
+        Picamera2Source().open()
 
 
 def test_picamera2_manual_lens_position(fake_picamera2: types.ModuleType) -> None:

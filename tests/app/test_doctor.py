@@ -163,3 +163,41 @@ def test_the_journal_is_summarised(tmp_path: Path) -> None:
 
 def test_press_test_is_skipped_unless_the_person_says_yes() -> None:
     assert doctor.press_test(parse_config({}), ask=lambda prompt: "") == []
+
+
+def test_on_a_fresh_trixie_pi_the_advice_fits_it(tmp_path: Path) -> None:
+    """Just installed: I2C switched on but not loaded until a reboot, the service running, Trixie names."""
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    release = tmp_path / "os-release"
+    release.write_text('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nVERSION_CODENAME=trixie\n')
+    boot = tmp_path / "config.txt"
+    boot.write_text("[all]\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n")
+    machine = Machine(dev=tmp_path, model=model, os_release=release, boot_config=boot,
+                      service_state=lambda: "active")
+    assert doctor.check_system(machine)[0].message == "Raspberry Pi 5 Model B Rev 1.0, Raspberry Pi OS trixie"
+    assert doctor.check_service(machine) == [doctor.ok("service", "mandala-companion.service is active")]
+    [display] = doctor.check_display(parse_config({}), machine)
+    assert "switched on" in display.message and display.fix.startswith("sudo reboot")
+    failed = Machine(service_state=lambda: "failed")
+    [service] = doctor.check_service(failed)
+    assert service.status == "fail" and "journalctl -u mandala-companion.service" in service.fix
+    assert doctor.check_service(Machine(service_state=lambda: "")) == []  # no systemd: nothing to say
+
+
+def test_the_pyzbar_fix_names_the_release_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def no_pyzbar(name: str, package: str | None = None) -> object:
+        if name.startswith("pyzbar"):
+            raise ImportError("Unable to find zbar shared library")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", no_pyzbar)
+    release = tmp_path / "os-release"
+    release.write_text("VERSION_CODENAME=trixie\n")
+    findings = doctor.check_decoders(parse_config({}), Machine(os_release=release))
+    assert [f.fix for f in findings if f.area == "decoder" and "pyzbar" in f.message] == [
+        "sudo apt install -y libzbar0t64"]

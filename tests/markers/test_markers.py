@@ -72,12 +72,14 @@ def test_sticker_sits_in_a_card_corner() -> None:
     assert sticker_offset_mm((70, 70), 16) == (-23.0, -23.0)
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_files_written(out_dir: Path) -> None:
     names = sorted(path.name for path in out_dir.iterdir())
     assert names == ["fiducials.pdf", "fiducials.png", "guide.pdf", "guide.png",
                      "stickers-1.png", "stickers-2.png", "stickers.pdf"]
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_pngs_are_a4_at_600_dpi(out_dir: Path) -> None:
     for path in out_dir.glob("*.png"):
         image = Image.open(path)
@@ -85,6 +87,7 @@ def test_pngs_are_a4_at_600_dpi(out_dir: Path) -> None:
         assert image.size == (round(A4_MM[0] * PX_PER_MM), round(A4_MM[1] * PX_PER_MM))
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_pdfs_are_a4_pages(out_dir: Path) -> None:
     for name, pages in (("stickers", 2), ("fiducials", 1), ("guide", 1)):
         data = (out_dir / f"{name}.pdf").read_bytes()
@@ -96,6 +99,7 @@ def test_pdfs_are_a4_pages(out_dir: Path) -> None:
             assert float(height) / POINTS_PER_MM == pytest.approx(A4_MM[1], abs=0.05)
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_every_sticker_decodes_with_exact_module_pitch(out_dir: Path, layout: Layout) -> None:
     pages = [_grey(out_dir / f"stickers-{n}.png") for n in (1, 2)]
     expected_pitch = layout.sticker_mm / 29 * PX_PER_MM  # 29 modules with the quiet zone
@@ -116,6 +120,7 @@ def test_every_sticker_decodes_with_exact_module_pitch(out_dir: Path, layout: La
     assert read == set(CARD_IDS)
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_fiducials_at_layout_size(out_dir: Path, layout: Layout) -> None:
     page = _grey(out_dir / "fiducials.png")
     small = cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)

@@ -203,6 +203,7 @@ def test_random_table_is_plausible_and_reproducible(layout: Layout) -> None:
     assert len(random_table(layout, np.random.default_rng(1), 108)) == 108
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sticker_mm", [16.0, 32.0])
 def test_random_tables_keep_stickers_off_zone_borders(layout: Layout, sticker_mm: float) -> None:
     # Players lay cards inside zones: no sticker centre closer than 3 mm to a border.
