@@ -321,7 +321,7 @@ def _journal_state(folder: Path) -> list[Finding]:
     if not (folder / JOURNAL_FILE).exists():
         return []
     try:
-        with Journal.open(folder, create=False) as journal:
+        with Journal.read(folder) as journal:
             games = journal.games()
     except CompanionError as error:
         return [fail("journal", str(error))]

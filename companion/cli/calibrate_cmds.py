@@ -62,7 +62,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     state_dir = args.state_dir or config.state_dir
     layout = load_layout(args.layout or config.layout.path)
     if args.image is not None:
-        from companion.cli.vision_cmds import read_image
+        from companion.vision.frames import read_image
 
         frame, camera = read_image(args.image), f"image {args.image}"
     else:

@@ -44,10 +44,13 @@ def run_replay(args: argparse.Namespace) -> int:
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
                              first_player=0 if args.first_player == "p1" else 1)
     log = TableLog()
-    with FileSource(args.input) as source:
+    source = FileSource(args.input)
+    with source:
         while (frame := source.read()) is not None:
             log.add(pipeline.feed(frame.index, frame.index / args.fps, frame.image))
             log.frames += 1
+        if source.skipped:
+            print(f"{args.input}: {source.skipped} unreadable frame(s) skipped", file=sys.stderr)
     game = pipeline.tracker.game
     result: dict[str, Any] = {
         "events": [{"frame": frame, "event": event} for frame, event in log.events],
