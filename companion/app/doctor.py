@@ -323,10 +323,12 @@ def _journal_state(folder: Path) -> list[Finding]:
     try:
         with Journal.read(folder) as journal:
             games = journal.games()
+            findings = journal.findings
     except CompanionError as error:
         return [fail("journal", str(error))]
     running = sum(1 for g in games if g.running)
-    return [ok("journal", f"{len(games)} game(s), {running} running")]
+    return [ok("journal", f"{len(games)} game(s), {running} running"),
+            *(warn("journal", finding) for finding in findings)]
 
 
 # -- all ----------------------------------------------------------------------------------

@@ -19,11 +19,12 @@ entry since the game started with it. A passive checkpoint never waits for
 a reader (``companion games show`` beside the service); what a reader holds
 back is copied at the next write.
 
-Why about 8.4 KB of WAL per entry, not the 100 bytes of its line: the WAL
+Why about 8.5 KB of WAL per entry, not the 100 bytes of its line: the WAL
 holds whole 4 KB pages, and schema 1 kept entries in a rowid table with a
 separate index for its primary key (game, seq), so every append rewrote two
 pages. Schema 2 stores entries ``WITHOUT ROWID``, clustered on that key: one
-page per append (``companion bench run`` measures both).
+page per append, more when a page splits, about 5.1 KB on average
+(``companion bench run`` measures both).
 
 **The ledger** holds the last write itself (game, seq, kind, line...), in
 two slots written in turn with a CRC each, fsynced *before* the transaction
@@ -74,6 +75,7 @@ lies) is carried over a restart by :meth:`JournaledGame.accepted`.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import logging
@@ -94,7 +96,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import quote
 
-from companion.app.storage import storage_problem
+from companion.app.storage import permission_problem, read_only_mount, storage_problem
 from companion.engine import Event, Game, Setup, read_record, summary
 from companion.engine.record import header_json, parse_event
 from companion.errors import CompanionError, JournalBusyError, JournalError, LimitError, StorageError
@@ -150,6 +152,15 @@ def schema() -> dict[str, str]:
     }
 
 
+SCHEMA_1 = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, started TEXT NOT NULL,
+    first_player TEXT NOT NULL CHECK (first_player IN ('p1', 'p2')), header TEXT NOT NULL, finished TEXT, result TEXT);
+CREATE TABLE entries (game_id INTEGER NOT NULL REFERENCES games (id), seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('event', 'correction', 'override', 'undo', 'warning')),
+    line TEXT NOT NULL, frame INTEGER, at TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+PRAGMA user_version=1;
+"""
+"""Schema 1, as the journals of the first companion have it (tests and ``bench run`` make such journals)."""
 OLD_TABLES = {1: ("games", "entries")}
 """The tables of older schema versions (the current one has those of :func:`schema`)."""
 
@@ -391,6 +402,15 @@ class WriteTimes:
     def empty(cls) -> WriteTimes:
         return cls(deque(maxlen=4096), deque(maxlen=4096), deque(maxlen=4096))
 
+    def summary(self) -> dict[str, float]:
+        """Medians and longest, in ms, and how many writes; what ``companion run`` logs when it stops."""
+        figures: dict[str, float] = {"writes": len(self.ledger), "checkpoints_held_back": self.incomplete}
+        for name, times in (("ledger", self.ledger), ("commit", self.commit), ("checkpoint", self.checkpoint)):
+            ordered = sorted(times)
+            figures[f"{name}_median_ms"] = round(ordered[len(ordered) // 2], 3) if ordered else 0.0
+            figures[f"{name}_max_ms"] = round(ordered[-1], 3) if ordered else 0.0
+        return figures
+
 
 class Journal:
     """The journal in ``state_dir``: :meth:`open` to write (one writer), :meth:`read` to read.
@@ -413,6 +433,7 @@ class Journal:
         self.id = ""
         self.findings: list[str] = []
         self.times = WriteTimes.empty()
+        self._ledger_ms: float | None = None
 
     @property
     def writable(self) -> bool:
@@ -448,6 +469,7 @@ class Journal:
         else:
             _refuse_empty(path)
             _check_free_space(path)
+            _check_writable(path)
         try:
             connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
         except sqlite3.Error as error:
@@ -615,8 +637,12 @@ class Journal:
         if not self.writable:
             return f"{what} is missing from {self.path} ({LOST_HOW}); the ledger holds it: `companion run` " \
                    f"restores it"
-        with self._write("restore the last write from the ledger", ledger=False) as db:
-            _apply(db, last)
+        try:
+            with self._write("restore the last write from the ledger") as db:
+                _apply(db, last)
+        except JournalError as error:  # a write that cannot be applied must not keep the journal shut
+            return f"{what} is missing from {self.path} ({LOST_HOW}); the ledger holds it but it cannot be " \
+                   f"applied ({error})"
         return f"{what} was missing from {self.path} ({LOST_HOW}); restored from {LEDGER_FILE}"
 
     def _check_continuity(self) -> list[str]:
@@ -644,7 +670,7 @@ class Journal:
         fresh = [message for message in self.findings if message not in known]
         if not fresh:
             return
-        with self._write("note what was found", ledger=False) as db:
+        with self._write("note what was found") as db:
             for message in fresh:
                 game = _game_named(message)
                 db.execute("INSERT INTO repairs (at, game_id, message) VALUES (?, ?, ?)",
@@ -657,6 +683,8 @@ class Journal:
             if self.writable:
                 with suppress(sqlite3.Error):
                     self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                if self.times.ledger:
+                    log.info("journal: %s", json.dumps(self.times.summary()))  # `companion bench run` reads it
             self._db.close()
             if self._ledger is not None:
                 self._ledger.close()
@@ -724,15 +752,17 @@ class Journal:
         assert self._ledger is not None
         started = time.perf_counter()
         self._ledger.write({**write, "journal": self.id})
-        self.times.ledger.append((time.perf_counter() - started) * 1000)
+        self._ledger_ms = (time.perf_counter() - started) * 1000
+        self.times.ledger.append(self._ledger_ms)
         _apply(db, write)
 
     @contextmanager
-    def _write(self, what: str, ledger: bool = True) -> Iterator[sqlite3.Connection]:
+    def _write(self, what: str) -> Iterator[sqlite3.Connection]:
         """One transaction, committed (WAL fsynced) and checkpointed (journal.sqlite fsynced)."""
         if not self.writable:
             raise JournalError(f"{self.path}: opened read-only; cannot {what}")
         with self._lock:
+            self._ledger_ms = None
             try:
                 started = time.perf_counter()
                 self._db.execute("BEGIN IMMEDIATE")
@@ -745,9 +775,8 @@ class Journal:
                     raise
             except (sqlite3.Error, OSError) as error:
                 raise _error(self.path, what, error) from None
-            if ledger:
-                self.times.commit.append((time.perf_counter() - started) * 1000 - (self.times.ledger[-1]
-                                                                                    if self.times.ledger else 0))
+            if self._ledger_ms is not None:  # a game's write, not a note: timed for bench run
+                self.times.commit.append((time.perf_counter() - started) * 1000 - self._ledger_ms)
             self._checkpoint()
 
     def _checkpoint(self) -> None:
@@ -880,10 +909,18 @@ def _make_folder(state_dir: Path) -> None:
 def _check_free_space(path: Path) -> None:
     free = shutil.disk_usage(path.parent).free
     if free < MIN_FREE_BYTES:
+        kept = "; every game already journaled is kept" if path.exists() else ""
         raise StorageError(f"{path}: the disk is full ({free // 1024} KB free, the companion needs "
-                           f"{MIN_FREE_BYTES // 1024} KB to journal a game); every game already journaled is "
-                           f"kept. Free some space (sudo apt clean; sudo journalctl --vacuum-size=50M) and start "
-                           f"again")
+                           f"{MIN_FREE_BYTES // 1024} KB to journal a game){kept}. Free some space (sudo apt clean; "
+                           f"sudo journalctl --vacuum-size=50M) and start again")
+
+
+def _check_writable(path: Path) -> None:
+    """Say now, not at the first event, that the journal cannot be written (SQLite would open it read-only)."""
+    problem = storage_problem(OSError(errno.EROFS, "read-only"), path) if read_only_mount(path) \
+        else permission_problem(path)
+    if problem is not None:
+        raise StorageError(f"{path}: cannot open the journal to write: {problem}; the journal itself is not damaged")
 
 
 def _refuse_empty(path: Path) -> None:
@@ -983,7 +1020,9 @@ def _error(path: Path, what: str, error: BaseException) -> CompanionError:
         return error
     problem = storage_problem(error, path)
     if problem is not None:
-        return StorageError(f"{path}: cannot {what}: {problem}; the journal itself is not damaged")
+        # Failing storage: nobody can tell yet what the journal holds. Else the data is fine, the machine is not.
+        fine = "" if problem.startswith("input/output") else "; the journal itself is not damaged"
+        return StorageError(f"{path}: cannot {what}: {problem}{fine}")
     name = getattr(error, "sqlite_errorname", "") or ""
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return _damaged(path, str(error))

@@ -30,7 +30,7 @@ def storage_problem(error: BaseException, target: Path) -> str | None:
             or number in READ_ONLY):
         return permission_problem(target)
     if name.startswith("SQLITE_IOERR") or number == errno.EIO:
-        return "input/output error: the storage is failing (a worn SD card?); copy the state folder elsewhere now"
+        return "input/output error: the storage may be failing (a worn SD card?): copy what matters elsewhere now"
     return None
 
 
@@ -39,7 +39,8 @@ def permission_problem(target: Path) -> str | None:
     for path in (target, target.parent):
         if path.exists() and not os.access(path, os.W_OK):
             kind = "folder" if path.is_dir() else "file"
-            return f"the {kind} {path} is read-only for user {user} (sudo chown -R {user}: {target.parent})"
+            return (f"the {kind} {path} is read-only for user {user} (sudo chown -R {user}: {target.parent} "
+                    f"&& sudo chmod -R u+w {target.parent})")
     return None
 
 

@@ -24,6 +24,7 @@ from companion.app.journal import (
     KINDS,
     LEDGER_FILE,
     LOST_HOW,
+    SCHEMA_1,
     Journal,
     Ledger,
     standing_lines,
@@ -351,17 +352,6 @@ def test_one_writer_at_a_time_and_readers_beside_it(tmp_path: Path) -> None:
 
 
 # -- schema versions ------------------------------------------------------------------------------
-
-SCHEMA_1 = """
-CREATE TABLE games (id INTEGER PRIMARY KEY, started TEXT NOT NULL,
-    first_player TEXT NOT NULL CHECK (first_player IN ('p1', 'p2')), header TEXT NOT NULL, finished TEXT, result TEXT);
-CREATE TABLE entries (game_id INTEGER NOT NULL REFERENCES games (id), seq INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('event', 'correction', 'override', 'undo', 'warning')),
-    line TEXT NOT NULL, frame INTEGER, at TEXT NOT NULL, PRIMARY KEY (game_id, seq));
-PRAGMA user_version=1;
-"""
-"""The schema of the first companion, as journals in the field have it."""
-
 
 def a_schema_1_journal(state: Path, games: int = 3) -> list[list[str]]:
     """A season as the first companion left it: never checkpointed, so most of it lives in the WAL."""
