@@ -44,6 +44,10 @@ CAMERA_SOURCES: tuple[CameraSource, ...] = ("picamera2", "v4l2", "path")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 CM3_FULL = (4608, 2592)
 """Camera Module 3 full resolution: 16 mm stickers need it (hardware/camera.md)."""
+FPS_RANGE = (0.1, 240.0)
+"""Frames per second a camera is asked for, or files are paced or were recorded at (0: as fast as possible)."""
+SETTLE_RANGE = (0.0, 60.0)
+"""Seconds the table must stay still before a change counts as a move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,10 +214,9 @@ def _camera(values: dict[str, Any]) -> CameraSettings:
         source=source,  # type: ignore[arg-type]  # checked by _choice
         device=str(PROJECT_DIR / device) if source == "path" and not Path(device).is_absolute() else device,
         resolution=_resolution(values, "camera.resolution", default.resolution),
-        fps=_number(values, "camera.fps", default.fps, minimum=0.1, maximum=240.0, zero=True),
+        fps=_number(values, "camera.fps", default.fps, FPS_RANGE, zero=True),
         focus=_focus(values, default.focus),
-        start_frame=int(_number(values, "camera.start_frame", default.start_frame, minimum=0, maximum=10**9,
-                                integer=True)),
+        start_frame=int(_number(values, "camera.start_frame", default.start_frame, (0, 10**9), integer=True)),
     )
 
 
@@ -221,7 +224,7 @@ def _tracker(values: dict[str, Any]) -> TrackerSettings:
     _only(values, "tracker", {"settle_s", "first_player"})
     default = TrackerSettings()
     return TrackerSettings(
-        settle_s=_number(values, "tracker.settle_s", default.settle_s, minimum=0.0, maximum=60.0),
+        settle_s=_number(values, "tracker.settle_s", default.settle_s, SETTLE_RANGE),
         first_player=_choice(values, "tracker.first_player", ("p1", "p2"), default.first_player),  # type: ignore[arg-type]
     )
 
@@ -271,19 +274,27 @@ def _string(values: Mapping[str, Any], dotted: str, default: str) -> str:
     return value
 
 
-def _number(values: Mapping[str, Any], dotted: str, default: float, *, minimum: float, maximum: float,
+def _number(values: Mapping[str, Any], dotted: str, default: float, bounds: tuple[float, float], *,
             integer: bool = False, zero: bool = False) -> float:
-    """A finite number in [minimum, maximum] (or exactly 0 with ``zero``); NaN and infinities never pass."""
     value = values.get(_key(dotted), default)
     wrong_type = isinstance(value, bool) or not isinstance(value, int if integer else int | float)
     if wrong_type:
         kind = "a whole number" if integer else "a number"
         raise ConfigError(f"{dotted}: must be {kind}, got {_shown(value)}")
+    return check_number(dotted, value, bounds, zero=zero)
+
+
+def check_number(name: str, value: float, bounds: tuple[float, float], *, zero: bool = False) -> float:
+    """``value`` when finite and within ``bounds`` (or exactly 0 with ``zero``); else a ConfigError naming ``name``.
+
+    NaN and infinities never pass (a NaN compares false with every bound); the
+    command line's numbers go through here too.
+    """
     if not math.isfinite(value):
-        raise ConfigError(f"{dotted}: must be a finite number, got {value!r}")
-    if not (minimum <= value <= maximum or (zero and value == 0)):
-        bound = f"between {minimum:g} and {maximum:g}"
-        raise ConfigError(f"{dotted}: must be {'0 or ' if zero else ''}{bound}, got {_shown(value)}")
+        raise ConfigError(f"{name}: must be a finite number, got {value!r}")
+    low, high = bounds
+    if not (low <= value <= high or (zero and value == 0)):
+        raise ConfigError(f"{name}: must be {'0 or ' if zero else ''}between {low:g} and {high:g}, got {_shown(value)}")
     return float(value)
 
 

@@ -61,12 +61,17 @@ def test_start_frame_skips_and_keeps_input_indices(frames: Path) -> None:
         assert values(camera) == [3, 4]
 
 
-def test_video_file(tmp_path: Path) -> None:
-    path = tmp_path / "game.avi"
+def a_video(path: Path, frames: int) -> Path:
+    """An MJPG video of ``frames`` shaded frames (each frame's pixel value tells its index)."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (32, 24))
-    for index in range(6):
+    for index in range(frames):
         writer.write(shade(index))
     writer.release()
+    return path
+
+
+def test_video_file(tmp_path: Path) -> None:
+    path = a_video(tmp_path / "game.avi", 6)
     with FileSource(path, start_frame=2) as camera:
         frame = camera.read()
         assert frame is not None and frame.index == 2 and frame.image.shape == (24, 32, 3)
@@ -113,11 +118,7 @@ def test_unreadable_frames_are_skipped_and_counted(frames: Path, caplog: pytest.
 
 
 def test_a_damaged_video_frame_is_skipped_not_the_end(tmp_path: Path) -> None:
-    path = tmp_path / "game.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (32, 24))
-    for index in range(12):
-        writer.write(shade(index))
-    writer.release()
+    path = a_video(tmp_path / "game.avi", 12)
     data = bytearray(path.read_bytes())
     start = -1
     for _ in range(6):                                           # the JPEG of frame 5

@@ -254,10 +254,8 @@ def crash_before_checkpoint(journal: Journal, state: Path, target: Path, write: 
 def test_a_write_lost_with_the_wal_is_restored_from_the_ledger(tmp_path: Path) -> None:
     header, lines = a_table_game()
     state = tmp_path / "state"
-    with Journal.open(state) as journal:
-        game = journal.start_game_from_header(json.loads(header))
-        for line in lines[:3]:
-            journal.append(game, "event", line)
+    journal, game = journal_with(state, lines[:3], header)
+    with journal:
         crashed = crash_before_checkpoint(journal, state, tmp_path / "crashed",
                                           lambda: journal.append(game, "undo", lines[2], frame=40))
         finished = crash_before_checkpoint(journal, state, tmp_path / "finished", lambda: journal.finish_game(game))
@@ -287,10 +285,8 @@ def test_a_write_lost_with_the_wal_is_restored_from_the_ledger(tmp_path: Path) -
 def test_more_lost_than_the_ledger_holds_is_named_and_the_rest_kept(tmp_path: Path) -> None:
     header, lines = a_table_game()
     state = tmp_path / "state"
-    with Journal.open(state) as journal:
-        game = journal.start_game_from_header(json.loads(header))
-        for line in lines[:4]:
-            journal.append(game, "event", line)
+    journal, game = journal_with(state, lines[:4], header)
+    with journal:
         journal._checkpoint = lambda: None  # type: ignore[method-assign]  # as a journal of schema 1 did
         journal.append(game, "event", lines[4])
         crashed = crash_before_checkpoint(journal, state, tmp_path / "crashed",

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +50,21 @@ def companion(*args: str | Path, env: dict[str, str] | None = None, timeout: flo
         err, _, last = done.stderr.rstrip("\n").rpartition("\n")
         err, peak = (err + "\n" if err else ""), float(last.removeprefix("peak_mb "))
     return Outcome(done.returncode, done.stdout, err, peak)
+
+
+@pytest.fixture
+def here(capsys: pytest.CaptureFixture[str]) -> Callable[..., Outcome]:
+    """``companion ARGS`` in this process (what ``python -m companion`` exits with is what main returns):
+    much quicker than a new interpreter, for the cases where the process itself is not what is tested."""
+    from companion.cli import main
+
+    def call(*args: str | Path) -> Outcome:
+        capsys.readouterr()
+        status = main([str(arg) for arg in args])
+        captured = capsys.readouterr()
+        return Outcome(status, captured.out, captured.err, 0.0)
+
+    return call
 
 
 LAUNCHER = """

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from companion.cli import main
-from tests.faults.conftest import companion
+from tests.faults.conftest import Outcome
 
 NUL = "\\u0000"
 
@@ -53,6 +54,23 @@ def test_a_configuration_the_companion_cannot_honour(tmp_path: Path, capsys: pyt
     assert "Traceback" not in err and err.count("\n") == 1, err
     assert re.match(rf"companion: {re.escape(str(config))}: {said}", err), err
     assert not (tmp_path / "journal.sqlite").exists()  # refused before anything was touched
+
+
+@pytest.mark.parametrize(("arguments", "said"), [
+    (["run", "--fps", "nan"], "--fps: must be a finite number, got nan"),
+    (["run", "--fps", "1e-300"], "--fps: must be 0 or between 0.1 and 240, got 1e-300"),
+    (["run", "--camera", "frames", "--recorded-fps", "inf"], "--recorded-fps: must be a finite number, got inf"),
+    (["replay", "frames", "--settle", "nan"], "--settle: must be a finite number, got nan"),
+    (["replay", "frames", "--fps=-inf"], "--fps: must be a finite number, got -inf"),
+    (["sim", "game", "--out", "x", "--resolution", "100000x100000"], "--resolution 100000x100000: each side"),
+    (["demo", "--fps", "nan"], "--fps: must be a finite number, got nan"),
+])
+def test_numbers_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str],
+                                     said: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main([*arguments, "--state-dir", str(tmp_path)] if arguments[0] == "run" else arguments) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"companion: {said}") and err.count("\n") == 1, err
 
 
 def test_a_display_that_draws_nothing_may_keep_any_size(tmp_path: Path) -> None:
@@ -122,13 +140,13 @@ def test_a_crash_log_goes_where_it_can(tmp_path: Path, monkeypatch: pytest.Monke
     assert len(list((tmp_path / "state").glob("companion-crash-*.log"))) == 1
 
 
-def test_exit_statuses_by_outcome(tmp_path: Path) -> None:
+def test_exit_statuses_by_outcome(tmp_path: Path, here: Callable[..., Outcome]) -> None:
     """0 fine, 2 bad input, 74 the machine, 75 try again, 70 a crash: one per outcome, none is 1."""
     from companion.errors import EXIT_IOERR, EXIT_SOFTWARE, EXIT_TEMPFAIL, EXIT_USAGE, JournalBusyError, StorageError
 
     assert (EXIT_USAGE, EXIT_SOFTWARE, EXIT_IOERR, EXIT_TEMPFAIL) == (2, 70, 74, 75)
     assert StorageError.exit_status == 74 and JournalBusyError.exit_status == 75
-    missing = companion("vision", "detect", tmp_path / "nothing.png")
+    missing = here("vision", "detect", tmp_path / "nothing.png")
     assert missing.status == 2 and missing.one_line().endswith("nothing.png: no such image file")
-    unwritable = companion("engine", "play", "--out", "/proc/version")
+    unwritable = here("engine", "play", "--out", "/proc/version")
     assert unwritable.status in (2, 74) and "Traceback" not in unwritable.err and unwritable.one_line()

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -22,7 +23,7 @@ import pytest
 from companion.app.journal import JOURNAL_FILE, Journal
 from companion.errors import StorageError
 from tests.app.test_journal import a_table_game
-from tests.faults.conftest import ROOT, companion, fill, remount_read_only, small_disk
+from tests.faults.conftest import ROOT, Outcome, fill, remount_read_only, small_disk
 
 
 @pytest.fixture
@@ -54,16 +55,16 @@ def run_args(frames: Path, state: Path) -> list[str | Path]:
     return ["run", "--camera", frames, "--fps", "0", "--display", "none", "--state-dir", state]
 
 
-def test_a_full_disk_at_start_is_said_and_every_game_kept(frames: Path) -> None:
+def test_a_full_disk_at_start_is_said_and_every_game_kept(frames: Path, here: Callable[..., Outcome]) -> None:
     with small_disk(2048) as disk:
         a_season(disk / "state")
         fill(disk)
-        started = companion(*run_args(frames, disk / "state"))
+        started = here(*run_args(frames, disk / "state"))
         line = started.one_line()
         assert started.status == 74 and "the disk is full" in line and "damaged journal" not in line, line
-        listed = companion("games", "list", "--state-dir", disk / "state", "--json")
+        listed = here("games", "list", "--state-dir", disk / "state", "--json")
         assert listed.status == 0 and len(json.loads(listed.out)["games"]) == 3
-        fresh = companion(*run_args(frames, disk / "new-state"))  # no journal yet: it cannot even be made
+        fresh = here(*run_args(frames, disk / "new-state"))  # no journal yet: it cannot even be made
         assert fresh.status == 74 and "the disk is full" in fresh.one_line()
 
 
@@ -95,20 +96,21 @@ def test_a_disk_that_fills_mid_game_loses_no_acknowledged_event() -> None:
             assert any("restored" in finding for finding in reopened.findings)
 
 
-def test_a_read_only_folder_is_read_and_never_called_damaged(frames: Path, tmp_path: Path) -> None:
+def test_a_read_only_folder_is_read_and_never_called_damaged(frames: Path,
+                                                             here: Callable[..., Outcome]) -> None:
     with small_disk(4096) as disk:
         header, lines = a_season(disk / "state")
         remount_read_only(disk)
-        shown = companion("games", "show", "--state-dir", disk / "state", "--json")
+        shown = here("games", "show", "--state-dir", disk / "state", "--json")
         assert shown.status == 0 and json.loads(shown.out)["record"] == [header, *lines[:5]], shown.err
-        exported = companion("games", "export", "1", "--state-dir", disk / "state")
+        exported = here("games", "export", "1", "--state-dir", disk / "state")
         assert exported.status == 0 and exported.out.splitlines() == [header, *lines[:12]]
-        started = companion(*run_args(frames, disk / "state"))
+        started = here(*run_args(frames, disk / "state"))
         line = started.one_line()
         assert started.status == 74 and "read-only" in line and "damaged journal" not in line, line
 
 
-def test_a_read_only_folder_after_a_crash_says_what_it_cannot_see(tmp_path: Path) -> None:
+def test_a_read_only_folder_after_a_crash_says_what_it_cannot_see(tmp_path: Path, here: Callable[..., Outcome]) -> None:
     header, lines = a_table_game(3)
     crash = subprocess.run([sys.executable, "-c", KILL_BEFORE_CHECKPOINT, str(tmp_path / "state"), header,
                             json.dumps(lines[:8])], capture_output=True, text=True, cwd=ROOT, timeout=60)
@@ -117,7 +119,7 @@ def test_a_read_only_folder_after_a_crash_says_what_it_cannot_see(tmp_path: Path
         shutil.copytree(tmp_path / "state", disk / "state")
         (disk / "state" / f"{JOURNAL_FILE}-shm").unlink(missing_ok=True)
         remount_read_only(disk)
-        shown = companion("games", "show", "--state-dir", disk / "state", "--json")
+        shown = here("games", "show", "--state-dir", disk / "state", "--json")
         assert shown.status == 0 and json.loads(shown.out)["record"] == [header, *lines[:7]]
         notes = shown.err.splitlines()
         assert len(notes) == 2 and all(note.startswith("companion: note: ") for note in notes), shown.err
@@ -139,17 +141,17 @@ for number, line in enumerate(lines, start=1):
 """
 
 
-def test_a_read_only_journal_file(frames: Path, tmp_path: Path) -> None:
+def test_a_read_only_journal_file(frames: Path, tmp_path: Path, here: Callable[..., Outcome]) -> None:
     header, lines = a_season(tmp_path / "state")
     path = tmp_path / "state" / JOURNAL_FILE
     immutable = subprocess.run(["chattr", "+i", str(path)], capture_output=True, text=True)
     if immutable.returncode != 0:
         pytest.skip(f"chattr +i (a file even root cannot write) is not available here: {immutable.stderr.strip()}")
     try:
-        started = companion(*run_args(frames, tmp_path / "state"))
+        started = here(*run_args(frames, tmp_path / "state"))
         line = started.one_line()
         assert started.status == 74 and "read-only" in line and "damaged journal" not in line, line
-        shown = companion("games", "show", "--state-dir", tmp_path / "state", "--json")
+        shown = here("games", "show", "--state-dir", tmp_path / "state", "--json")
         assert shown.status == 0 and json.loads(shown.out)["record"] == [header, *lines[:5]]
     finally:
         subprocess.run(["chattr", "-i", str(path)], check=True)
@@ -165,16 +167,16 @@ time.sleep(60)
 """
 
 
-def test_two_companions_on_one_journal(frames: Path, tmp_path: Path) -> None:
+def test_two_companions_on_one_journal(frames: Path, tmp_path: Path, here: Callable[..., Outcome]) -> None:
     a_season(tmp_path / "state")
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "state")], stdout=subprocess.PIPE,
                               text=True, cwd=ROOT)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
-        second = companion(*run_args(frames, tmp_path / "state"))
+        second = here(*run_args(frames, tmp_path / "state"))
         line = second.one_line()
         assert second.status == 75 and f"another companion (pid {holder.pid}) is writing this journal" in line
-        assert companion("games", "list", "--state-dir", tmp_path / "state").status == 0  # readers are welcome
+        assert here("games", "list", "--state-dir", tmp_path / "state").status == 0  # readers are welcome
     finally:
         holder.kill()
         holder.wait()
@@ -182,8 +184,8 @@ def test_two_companions_on_one_journal(frames: Path, tmp_path: Path) -> None:
         assert len(journal.games()) == 3 and journal.findings == []
 
 
-def test_a_state_dir_that_is_a_file(frames: Path, tmp_path: Path) -> None:
+def test_a_state_dir_that_is_a_file(frames: Path, tmp_path: Path, here: Callable[..., Outcome]) -> None:
     (tmp_path / "state").write_text("not a folder")
-    started = companion(*run_args(frames, tmp_path / "state"))
+    started = here(*run_args(frames, tmp_path / "state"))
     assert started.status == 2 and "not a folder" in started.one_line()
     assert os.path.getsize(tmp_path / "state") == len("not a folder")
