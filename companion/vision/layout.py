@@ -202,9 +202,15 @@ def _required(document: dict[str, Any], key: str) -> Any:
     return document[key]
 
 
+MAX_MM = 10_000.0
+"""Every length of a layout is within 10 m: a playmat is under 1 m; beyond that a number is a slip."""
+
+
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise LayoutError(f"{where} must be a finite number, got {value!r}")
+    if abs(value) > MAX_MM:
+        raise LayoutError(f"{where} must be within {MAX_MM:g} mm, got {value!r}")
     return float(value)
 
 

@@ -80,6 +80,7 @@ def test_a_record_too_large_and_a_record_from_a_pipe(tmp_path: Path, capsys: pyt
     ('{"name": "big", "size_mm": [' + LONG_NUMBER + ", 1]}", r"a number of 5000 characters"),
     ('{"name": "x", "size_mm": [Infinity, 1]}', r"Infinity is not a number JSON allows"),
     (" " * (2**20 + 1), r"is larger than 1 MB"),
+    ('{"name": "far", "size_mm": [1e300, 1e300]}', r"size_mm must be within 10000 mm, got 1e\+300"),
 ])
 def test_a_hostile_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, said: str) -> None:
     layout = tmp_path / "mat.json"
