@@ -46,8 +46,9 @@ other entry is kept.
 **At open** the journal is checked: ``PRAGMA quick_check``, the tables its
 schema version must have (a dropped table is damage, never silently made
 again), an empty file (never one of ours: a new journal is built under
-another name and renamed into place), ``seq`` continuity within each game
-and ``PRAGMA foreign_key_check``, and the ledger against the last write.
+another name and renamed into place), ``seq`` continuity within each game,
+games with no gaps and no entries without their game, and the ledger
+against the last write.
 
 **One writer**: :meth:`Journal.open` takes an exclusive ``flock`` on the lock
 file (released by the kernel when the process dies, ``kill -9`` included);

@@ -65,9 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        # Building the parser imports every command module (OpenCV among them): a broken install is a crash too.
+        args = build_parser().parse_args(argv)  # bad arguments: argparse's usage and exit 2 (SystemExit)
         status: int = args.func(args)
     except CompanionError as error:
         print(f"companion: {error}", file=sys.stderr)

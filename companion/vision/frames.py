@@ -24,7 +24,7 @@ image beyond this is refused before any pixel is decoded.
 
 
 def read_image(path: Path) -> np.ndarray:
-    """A BGR image from a file; FrameError (one line naming the file) when it is no image or too large."""
+    """A BGR image from a file; one line naming the file when it is no image (FrameError) or too large (LimitError)."""
     width, height = image_size(path)
     if width * height > MAX_IMAGE_PIXELS:
         raise LimitError(f"{path}: {width}x{height} pixels ({width * height / 1e6:.0f} MP), more than the "
