@@ -225,8 +225,24 @@ def journal_costs(folder: Path, games: int = 3) -> dict[str, Any]:
         times["ledger_median_ms"] + times["checkpoint_median_ms"], 3)
     figures["journal_wal_bytes_per_entry"] = {"schema 1": _wal_per_entry_1(folder / "wal-1", lines),
                                               "schema 2": _wal_per_entry_2(folder / "wal-2", header, lines)}
+    figures["disk_flush_median_ms"] = _flush_median_ms(folder / "flush")
     print(f"bench run: journal: {figures}", file=sys.stderr)
     return figures
+
+
+def _flush_median_ms(path: Path, count: int = 50) -> float:
+    """One 4 KB page written and fdatasync'ed: what the disk charges for a flush now, to read the rest by."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        times = []
+        for index in range(count):
+            os.pwrite(descriptor, bytes([index % 256]) * 4096, 0)
+            started = time.perf_counter()
+            os.fdatasync(descriptor)
+            times.append((time.perf_counter() - started) * 1000)
+    finally:
+        os.close(descriptor)
+    return round(sorted(times)[count // 2], 3)
 
 
 def _wal_per_entry_2(state: Path, header: dict[str, Any], lines: list[str]) -> int:

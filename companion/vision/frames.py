@@ -31,9 +31,8 @@ def read_image(path: Path) -> np.ndarray:
                          f"{MAX_IMAGE_PIXELS // 1_000_000} MP the companion decodes (a camera frame is 12 MP): "
                          f"scale it down first")
     try:
-        data = np.fromfile(path, dtype=np.uint8)
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    except (OSError, cv2.error) as error:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)  # streams the file: no second copy of it in memory
+    except cv2.error as error:
         raise FrameError(f"{path}: cannot decode it ({str(error).strip().splitlines()[-1]})") from None
     if image is None:
         raise FrameError(f"{path}: not an image OpenCV can read (damaged or cut short?)")
