@@ -89,7 +89,7 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     layout = load_layout(args.layout or config.layout.path)
     lens = None
     if args.image is not None:
-        from companion.cli.vision_cmds import read_image
+        from companion.vision.frames import read_image
 
         frame, camera = read_image(args.image), f"image {args.image}"
     else:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from companion.cli import write_output
 from companion.engine import Game, play_random_game, read_record, record_lines, replay, summary
-from companion.errors import UnreadableRecordError
+from companion.errors import LimitError, UnreadableRecordError
+from companion.limits import MAX_RECORD_BYTES, read_bytes
 
 EXIT_ILLEGAL = 1
 
@@ -34,9 +35,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def read_lines(path: Path) -> list[str]:
     """The lines of a record file; unreadable files are a one-line error."""
     try:
-        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        if str(path) == "-":
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+            if len(data) > MAX_RECORD_BYTES:
+                raise LimitError(f"is larger than {MAX_RECORD_BYTES // 2**20} MB, more than a game record holds")
+        else:
+            data = read_bytes(path, MAX_RECORD_BYTES, pipes=True)
     except OSError as error:
         raise UnreadableRecordError(f"{path}: {error.strerror}") from None
+    except LimitError as error:
+        raise UnreadableRecordError(f"{path}: {error}") from None
     lines = data.split(b"\n")
     for number, line in enumerate(lines, start=1):
         try:

@@ -34,20 +34,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_replay(args: argparse.Namespace) -> int:
     from companion.app.camera import FileSource
+    from companion.app.config import FPS_RANGE, SETTLE_RANGE, check_number
     from companion.app.table import TableLog, TablePipeline
     from companion.engine import summary
-    from companion.errors import ConfigError
     from companion.vision.layout import load_layout
 
-    if args.fps <= 0:
-        raise ConfigError(f"--fps {args.fps}: must be more than 0")
+    check_number("--fps", args.fps, FPS_RANGE)
+    check_number("--settle", args.settle, SETTLE_RANGE)
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
                              first_player=0 if args.first_player == "p1" else 1)
     log = TableLog()
-    with FileSource(args.input) as source:
+    source = FileSource(args.input)
+    with source:
         while (frame := source.read()) is not None:
             log.add(pipeline.feed(frame.index, frame.index / args.fps, frame.image))
             log.frames += 1
+        if source.skipped:
+            print(f"{args.input}: {source.skipped} unreadable frame(s) skipped", file=sys.stderr)
     game = pipeline.tracker.game
     result: dict[str, Any] = {
         "events": [{"frame": frame, "event": event} for frame, event in log.events],
@@ -66,12 +69,14 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_sim_game(args: argparse.Namespace) -> int:
+    from companion.app.config import FPS_RANGE, check_number
     from companion.engine import play_random_game
     from companion.sim.frames import write_game
     from companion.sim.game import script_game
     from companion.sim.scene import SceneOptions
     from companion.vision.layout import load_layout
 
+    check_number("--fps", args.fps, FPS_RANGE)
     width, height = _resolution(args.resolution)
     layout = load_layout()
     game = play_random_game(random.Random(args.seed), first_player=0 if args.first_player == "p1" else 1)
@@ -83,9 +88,13 @@ def run_sim_game(args: argparse.Namespace) -> int:
 
 def _resolution(text: str) -> tuple[int, int]:
     from companion.errors import ConfigError
+    from companion.vision.frames import MAX_IMAGE_PIXELS
 
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
+    if not (16 <= width <= 16384 and 16 <= height <= 16384 and width * height <= MAX_IMAGE_PIXELS):
+        raise ConfigError(f"--resolution {text}: each side 16..16384 pixels, at most "
+                          f"{MAX_IMAGE_PIXELS // 1_000_000} MP in all (the camera's is 4608x2592)")
     return width, height

@@ -35,7 +35,8 @@ from companion.engine.events import (
 )
 from companion.engine.game import CUPS, DECK, DISCARD, HANDS, Game, Setup, mountain_zone
 from companion.engine.violations import Violation
-from companion.errors import CompanionError, UnreadableRecordError
+from companion.errors import CompanionError, LimitError, UnreadableRecordError
+from companion.limits import parse_json
 
 FORMAT = "mandala-record/1"
 HAND_SIZE, CUP_SIZE, MOUNTAIN_SIZE = 6, 2, 2
@@ -91,9 +92,11 @@ def read_record(lines: Iterable[str]) -> Record:
 
 def _json_object(text: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except json.JSONDecodeError as error:
         raise UnreadableRecordError(f"bad JSON ({error.msg} at column {error.colno})") from None
+    except LimitError as error:
+        raise UnreadableRecordError(str(error)) from None
     if not isinstance(data, dict):
         raise UnreadableRecordError(f"expected a JSON object, got {type(data).__name__}")
     return data
