@@ -34,6 +34,14 @@ class InvalidStateTextError(CompanionError, ValueError):
     """A one-line state text that does not parse."""
 
 
+class InvalidPositionError(CompanionError, ValueError):
+    """A game position that does not account for every card once (a card twice, a card too many)."""
+
+
+class UnknownRulesetError(CompanionError, ValueError):
+    """A ruleset name that no ruleset has ("chess")."""
+
+
 class ConfigError(CompanionError, ValueError):
     """A bad configuration value; the message names the key."""
 

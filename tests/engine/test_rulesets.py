@@ -1,0 +1,105 @@
+"""Rulesets as variants: the registry, dispatch to a subclass's rules, undo without replay, positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.engine import (
+    MANDALA,
+    MOUNTAINS,
+    BaseGame,
+    Discard,
+    FieldPlay,
+    Game,
+    MountainsGame,
+    Reason,
+    Violation,
+    deal,
+    find_ruleset,
+    play_random_game,
+    random_action,
+)
+from companion.engine.rulesets import RULESETS, ruleset_of_text
+from companion.errors import InvalidPositionError, InvalidStateTextError, UnknownRulesetError
+from tests.engine.positions import cards, position
+
+
+def test_the_registry_names_both_rulesets_the_official_first() -> None:
+    assert list(RULESETS) == ["mandala", "mountains"]
+    assert find_ruleset("mandala") is Game and find_ruleset("mountains") is MountainsGame
+    assert Game.rules is MANDALA and MountainsGame.rules is MOUNTAINS
+
+
+def test_an_unknown_ruleset_names_the_choices() -> None:
+    with pytest.raises(UnknownRulesetError, match="unknown ruleset 'chess': expected mandala or mountains"):
+        find_ruleset("chess")
+
+
+class NoFields(Game):
+    """A variant that forbids field plays: its own rule must be the one called."""
+
+    def _check_field(self, event: FieldPlay) -> Violation | None:
+        return Violation(Reason.COLOR_RULE, "No fields in this variant.")
+
+
+def test_a_subclass_overriding_a_rule_is_dispatched_to() -> None:
+    game = NoFields(deal(random.Random(2)))
+    field = next(a for a in Game(deal(random.Random(2))).legal_actions() if isinstance(a, FieldPlay))
+    violation = game.validate(field)
+    assert violation is not None and violation.message == "No fields in this variant."
+    assert type(game.copy()) is NoFields
+
+
+class CountingGame(Game):
+    applied = 0
+
+    def _apply_discard(self, event: Discard) -> None:
+        CountingGame.applied += 1
+        super()._apply_discard(event)
+
+
+def test_pop_undoes_without_replaying_the_game() -> None:
+    rng = random.Random(8)
+    game = CountingGame(deal(rng))
+    while CountingGame.applied < 5:
+        game.push(random_action(game, rng))
+    before = CountingGame.applied
+    while game.stack:
+        game.pop()
+    assert CountingGame.applied == before  # nothing re-applied: each pop undoes one event
+    assert game.text() == CountingGame(game.setup()).text()
+
+
+def test_copy_and_text_keep_the_ruleset() -> None:
+    mountains = play_random_game(random.Random(1), ruleset=MountainsGame)
+    assert type(mountains.copy()) is MountainsGame and mountains.copy() == mountains
+    assert type(BaseGame.from_text(mountains.text())) is MountainsGame
+    assert ruleset_of_text(mountains.text()) is MountainsGame
+    official = Game(deal(random.Random(1)))
+    assert type(BaseGame.from_text(official.text())) is Game
+    assert official != MountainsGame.from_text(mountains.text())
+
+
+def test_a_text_of_another_ruleset_is_refused() -> None:
+    mountains = play_random_game(random.Random(1), ruleset=MountainsGame)
+    with pytest.raises(InvalidStateTextError, match="a mountains state text is not a mandala game"):
+        Game.from_text(mountains.text())
+    with pytest.raises(InvalidStateTextError, match="starts with mandala/1 or mountains/1, not 'chess/1'"):
+        Game.from_text("chess/1 play p1")
+
+
+def test_a_position_must_account_for_every_card_once() -> None:
+    game = position(m1=("R01", "", ""))
+    known = [list(z) for z in game.known]
+    scalars = game.base.scalars
+    assert Game.from_position(known, game.hidden, scalars).text() == game.text()
+    known[0].append(cards("R01")[0])
+    with pytest.raises(InvalidPositionError, match="R01 is in the position twice"):
+        Game.from_position(known, game.hidden, scalars)
+    known[0].pop()
+    with pytest.raises(InvalidPositionError, match="accounts for 109 cards, not 108"):
+        Game.from_position(known, [1, *game.hidden[1:]], scalars)
+    with pytest.raises(InvalidPositionError, match="card 108 is not in the mandala deck"):
+        Game.from_position([[108], *known[1:]], game.hidden, scalars)
