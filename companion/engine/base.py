@@ -46,7 +46,8 @@ _MOVE_UNSEEN = 1   # (_MOVE_UNSEEN, card, from_zone, to_zone): an unseen card be
 _SHIFT = 2         # (_SHIFT, from_zone, to_zone, count): unseen cards moved
 _EMPTY = 3         # (_EMPTY, zone, to_zone, cards, to_zone_length_before): a zone's known cards moved
 _UNSEE = 4         # (_UNSEE, zone, cards): a zone's known cards became unseen
-_FRAME = 5         # (_FRAME, scalars): where an event starts, with the scalar fields before it
+_SPLIT = 5         # (_SPLIT, zone, cards, targets): a zone's known cards each moved to its target
+_FRAME = 6         # (_FRAME, scalars): where an event starts, with the scalar fields before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,13 +241,13 @@ class BaseGame(Generic[SetupT, EventT]):
         A forced event (a player's override at the table) is applied as far
         as it makes sense: cards move from wherever they really are.
         """
+        apply = self._applies.get(type(event))
+        if apply is None:
+            raise InvalidEventError(f"not an event of the {self.rules.name} ruleset: {event!r}")
         if not force:
             violation = self.validate(event)
             if violation is not None:
                 raise IllegalEventError(violation)
-        apply = self._applies.get(type(event))
-        if apply is None:
-            raise InvalidEventError(f"not an event of the {self.rules.name} ruleset: {event!r}")
         self._log.append((_FRAME, type(self)._get_scalars(self)))
         apply(self, event)
         self.stack.append((event, force))
@@ -407,6 +408,21 @@ class BaseGame(Generic[SetupT, EventT]):
                     self._recompute_mask(masked)
         self._shift_unseen(zone, target, self.hidden[zone])
 
+    def _split_zone(self, zone: int, targets: list[int]) -> None:
+        """Move a zone's known cards, each to its own target (``targets[i]`` for the i-th card)."""
+        cards = self.known[zone]
+        if not cards:
+            return
+        self._log.append((_SPLIT, zone, cards, targets))
+        self.known[zone] = []
+        known, loc = self.known, self.loc
+        for card, target in zip(cards, targets, strict=True):
+            known[target].append(card)
+            loc[card] = target
+        for masked in {zone, *targets}:
+            if self._mask_index[masked] >= 0:
+                self._recompute_mask(masked)
+
     def _unsee(self, zone: int) -> None:
         """The zone's known cards become unseen (which of them left it is not known)."""
         cards = self.known[zone]
@@ -438,6 +454,13 @@ class BaseGame(Generic[SetupT, EventT]):
             _, zone, target, cards, length = entry
             del known[target][length:]
             known[zone] = list(cards)  # a copy: the logged list must never become live again
+            for card in cards:
+                loc[card] = zone
+        elif kind == _SPLIT:
+            _, zone, cards, targets = entry
+            for target in reversed(targets):
+                known[target].pop()
+            known[zone] = list(cards)
             for card in cards:
                 loc[card] = zone
         else:

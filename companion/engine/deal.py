@@ -27,9 +27,10 @@ from companion.engine.game import (
     Phase,
     Setup,
 )
-from companion.engine.mountains import game as mountains
 from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
-from companion.engine.mountains.game import MountainsGame, MountainsSetup
+from companion.engine.mountains.game import DECK as MOUNTAINS_DECK
+from companion.engine.mountains.game import DISCARD_KIND as MOUNTAINS_DISCARD_KIND
+from companion.engine.mountains.game import DRAW_KIND, START_KIND, MountainsGame, MountainsSetup
 
 GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
 
@@ -95,14 +96,14 @@ def random_mountains_action(game: MountainsGame, rng: random.Random) -> Mountain
             break
         index -= len(options)
     player, option = game.turn, options[index]
-    hand = game.known[mountains.HANDS[player]]
-    if kind == mountains.DRAW_KIND:
-        return DrawCards(player, pick(game.known[mountains.DECK], option, rng))
-    if kind == mountains.DISCARD_KIND:
+    hand = game.known[player]  # HANDS[player] is zone ``player``
+    if kind == DRAW_KIND:
+        return DrawCards(player, pick(game.known[MOUNTAINS_DECK], option, rng))
+    if kind == MOUNTAINS_DISCARD_KIND:
         return DiscardCards(player, pick(hand, option, rng))
     group = [card for card in hand if COLOR_OF[card] == option]
     card = group[int(rng.random() * len(group))]
-    return StartCard(player, card) if kind == mountains.START_KIND else PlayCard(player, card, target)
+    return StartCard(player, card) if kind == START_KIND else PlayCard(player, card, target)
 
 
 @overload
@@ -153,8 +154,9 @@ def play_random_game(rng: random.Random, first_player: Player = 0, *,
     else:
         raise TypeError(f"no random play for {ruleset.__name__}")
     push, over = game.push, game.OVER
+    choose: Any = random_mountains_action if isinstance(game, MountainsGame) else random_action
     while game.phase is not over:
         if len(game.stack) >= MAX_EVENTS:
             raise RuntimeError(f"random game did not end in {MAX_EVENTS} events")
-        push(random_action(game, rng))  # type: ignore[arg-type]  # the event is of the game's own ruleset
+        push(choose(game, rng))
     return game

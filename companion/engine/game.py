@@ -486,22 +486,22 @@ class Game(BaseGame[Setup, Event]):
             return [(CLAIM_KIND, mandala, COLORS_IN_MASK[self.masks[3 * mandala]], 0)]
         if self.phase is not Phase.PLAY:
             return []
-        player = self.turn
+        player, color_of = self.turn, COLOR_OF
         cards = self.known[player]  # HANDS[player] is zone ``player``
         in_hand = 0
         for card in cards:
-            in_hand |= 1 << COLOR_OF[card]
+            in_hand |= 1 << color_of[card]
         size = len(cards) + self.hidden[player]
         # Any number of cards of one color may be discarded; a field play keeps one card in hand.
         # The Rule of Color, as in allowed_colors: an area takes the colors its two neighbours lack.
         choices: list[Choice] = [(DISCARD_KIND, 0, COLORS_IN_MASK[in_hand], size)]
-        masks = self.masks
+        masks, opponent = self.masks, 2 - player  # the slot of the opponent's field
         for mandala in MANDALAS:
-            mountain, one, two = masks[3 * mandala:3 * mandala + 3]
-            choices.append((MOUNTAIN_KIND, mandala, COLORS_IN_MASK[~(one | two) & in_hand], 1))
+            base = 3 * mandala
+            choices.append((MOUNTAIN_KIND, mandala, COLORS_IN_MASK[~(masks[base + 1] | masks[base + 2]) & in_hand], 1))
             if size > 1:
-                opponent = two if player == 0 else one
-                choices.append((FIELD_KIND, mandala, COLORS_IN_MASK[~(mountain | opponent) & in_hand], size - 1))
+                taken = masks[base] | masks[base + opponent]
+                choices.append((FIELD_KIND, mandala, COLORS_IN_MASK[~taken & in_hand], size - 1))
         return choices
 
     def legal_actions(self) -> Iterator[MountainPlay | FieldPlay | Discard | Claim]:

@@ -199,10 +199,11 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         known, hidden, rules = self.known, self.hidden, self.rules
         size = len(known[player]) + hidden[player]  # HANDS[player] is zone ``player``
         deck = len(known[DECK]) + hidden[DECK]
-        need = max(0, rules.hand_size - size)
+        need = rules.hand_size - size if size < rules.hand_size else 0
         if deck < need:
             return deck, deck
-        return need, max(need, min(rules.hand_max - size, deck))
+        most = rules.hand_max - size if rules.hand_max - size < deck else deck
+        return need, most if most > need else need
 
     def all_colors_laid(self) -> bool:
         """Whether the two mountains together hold all six colors (the round ends)."""
@@ -339,6 +340,13 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         """Named drawn cards must be in the deck (or may be among its unseen cards)."""
         if isinstance(drew, int):
             return None
+        loc = self.loc
+        for card in drew:
+            if loc[card] != DECK:
+                break
+        else:
+            if len(drew) < 2 or len(set(drew)) == len(drew):
+                return None  # the common case: known cards, all in the deck
         unseen = self.hidden[DECK]
         taken: set[Card] = set()
         for card in drew:
@@ -357,10 +365,11 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         player, card, mountain = event.player, event.card, event.mountain
         if player != self.turn:
             return self._not_your_turn(player)
-        violation = self._check_in_hand(player, (card,))
-        if violation:
-            return violation
-        size = len(self.known[player]) + self.hidden[player]  # HANDS[player]
+        if self.loc[card] != player:  # not known in the hand (HANDS[player] is zone ``player``)
+            violation = self._check_in_hand(player, (card,))
+            if violation:
+                return violation
+        size = len(self.known[player]) + self.hidden[player]
         if size < self.rules.hand_size:
             return Violation(Reason.DRAW_COUNT,
                              f"{player_title(player).capitalize()} holds {size} cards: they draw up to "
@@ -434,14 +443,14 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             choices: list[Choice] = []
             if self.step == DRAW_STEP:
                 low, high = self.draw_range(player)
-                low = max(low, 1)
+                low = low or 1  # a draw of none is the same as no draw
                 counts = _COUNTS[low][:high + 1 - low] if high <= rules.hand_max else tuple(range(low, high + 1))
                 choices.append((DRAW_KIND, player, counts))
                 if size < rules.hand_size:
                     return choices
-            in_hand = 0
+            in_hand, color_of = 0, COLOR_OF
             for card in hand:
-                in_hand |= 1 << COLOR_OF[card]
+                in_hand |= 1 << color_of[card]
             own, other = self.masks[player], self.masks[1 - player]
             gold = in_hand & GOLD_BIT
             into_own = (in_hand & ~other & ALL_COLORS_MASK) | (gold if own & ALL_COLORS_MASK else 0)
@@ -530,7 +539,8 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             self._end_turn(player)
 
     def _end_turn(self, player: Player) -> None:
-        if self.all_colors_laid():
+        masks = self.masks
+        if (masks[0] | masks[1]) & ALL_COLORS_MASK == ALL_COLORS_MASK:  # all_colors_laid()
             self._score_round()
             # The opponent of the player whose turn brought the sixth color opens the next round.
             self.round += 1
@@ -543,18 +553,18 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def _score_round(self) -> None:
         """Gold scores for the mountain's owner; then each color goes to its majority, or out on a tie."""
-        known = self.known
+        counts = [[0] * len(COLORS), [0] * len(COLORS)]
+        for player in PLAYERS:
+            for card in self.known[MOUNTAINS[player]]:
+                if COLOR_OF[card] != GOLD:
+                    counts[player][COLOR_OF[card]] += 1
+        one, two = counts
+        winner = [PILES[0] if one[c] > two[c] else PILES[1] if two[c] > one[c] else OUT for c in COLORS]
         for player in PLAYERS:
             mountain = MOUNTAINS[player]
-            for card in [c for c in known[mountain] if COLOR_OF[c] == GOLD]:
-                self._move(card, mountain, GOLDS[player])
-        for color in COLORS:
-            groups = [[c for c in known[MOUNTAINS[p]] if COLOR_OF[c] == color] for p in PLAYERS]
-            one, two = len(groups[0]), len(groups[1])
-            target = PILES[0] if one > two else PILES[1] if two > one else OUT
-            for player, cards in zip(PLAYERS, groups, strict=True):
-                for card in cards:
-                    self._move(card, MOUNTAINS[player], target)
+            gold = GOLDS[player]
+            self._split_zone(mountain, [gold if COLOR_OF[c] == GOLD else winner[COLOR_OF[c]]
+                                        for c in self.known[mountain]])
 
     def _end_if_stuck(self) -> None:
         """The game ends the moment a player must draw and the deck is empty.
