@@ -23,7 +23,7 @@ did before it. Derived data (color masks) is rebuilt from the zones.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -79,6 +79,8 @@ class BaseGame(Generic[SetupT, EventT]):
     """The ruleset's phase of a finished game."""
     SCALARS: ClassVar[tuple[str, ...]] = ()
     """The state beyond the zones, saved by push and restored by pop, in :class:`Snapshot` order."""
+    DEFAULTS: ClassVar[dict[str, object]] = {}
+    """Each scalar field's value in a position that does not give it (:meth:`from_zones`)."""
     _checks: ClassVar[dict[type, Callable[[Any, Any], Violation | None]]] = {}
     _applies: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
     phase: Any
@@ -328,6 +330,35 @@ class BaseGame(Generic[SetupT, EventT]):
         if total != len(cards):
             raise InvalidPositionError(f"the position accounts for {total} cards, not {len(cards)}")
         return cls.from_snapshot(Snapshot(tuple(map(tuple, known)), tuple(hidden), tuple(loc), scalars))
+
+    @classmethod
+    def from_zones(cls: type[GameT], zones: Mapping[str, Sequence[Card] | int], **scalars: object) -> GameT:
+        """A game starting from a position given by zone name (``rules.zones``), with no history.
+
+        Each zone holds its known cards in order, or a count of unseen cards;
+        zones not given are empty, except the deck, which then holds the rest,
+        unseen (what a camera joining a game in progress knows). Scalar fields
+        not given (``phase``, ``turn``... see ``SCALARS``) take ``DEFAULTS``.
+        Raises :class:`InvalidPositionError` naming what does not add up.
+        """
+        names = cls.rules.zones
+        unknown = sorted(set(zones) - set(names))
+        if unknown or set(scalars) - set(cls.SCALARS):
+            wrong = unknown or sorted(set(scalars) - set(cls.SCALARS))
+            raise InvalidPositionError(f"unknown zone or field {wrong[0]!r} for a {cls.rules.name} position")
+        known: list[list[Card]] = [[] for _ in names]
+        hidden = [0] * len(names)
+        for zone, name in enumerate(names):
+            value = zones.get(name, ())
+            if isinstance(value, int):
+                hidden[zone] = value
+            else:
+                known[zone] = list(value)
+        deck = names.index("deck")
+        if "deck" not in zones:
+            hidden[deck] = len(cls.rules.cards) - sum(map(len, known)) - sum(hidden)
+        values = tuple(scalars.get(name, cls.DEFAULTS.get(name)) for name in cls.SCALARS)
+        return cls.from_position(known, hidden, values)
 
     @classmethod
     def from_text(cls: type[GameT], line: str) -> GameT:

@@ -44,6 +44,14 @@ def check_cards(kind: str, cards: tuple[Card, ...]) -> None:
         raise InvalidEventError(f"a {kind} event needs at least one card")
 
 
+def discard_json(player: Player, cards: tuple[Card, ...], unseen: int) -> dict[str, Any]:
+    """A discard's record line (either ruleset's): the cards read, and how many more were not."""
+    line: dict[str, Any] = {"player": player_name(player), "action": "discard", "cards": card_names(cards)}
+    if unseen:
+        line["unseen"] = unseen
+    return line
+
+
 class BaseEvent:
     """Shared text form of every ruleset's events: an event prints as its record line."""
 
@@ -119,10 +127,7 @@ class Discard(BaseEvent):
         return len(self.cards) + self.unseen
 
     def to_json(self) -> dict[str, Any]:
-        line: dict[str, Any] = {"player": player_name(self.player), "action": "discard",
-                                "cards": card_names(self.cards)}
-        if self.unseen:
-            line["unseen"] = self.unseen
+        line = discard_json(self.player, self.cards, self.unseen)
         if self.drew is not None:
             line["drew"] = _draw_json(self.drew)
         return line

@@ -147,6 +147,7 @@ class Game(BaseGame[Setup, Event]):
     AFTER_END = frozenset({Reveal})
     OVER = Phase.OVER
     SCALARS = ("phase", "turn", "completer", "destroying", "deck_ran_out", "end_reason")
+    DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "deck_ran_out": False}
 
     __slots__ = ("completer", "deck_ran_out", "destroying", "end_reason", "phase", "river_mask", "turn")
 
@@ -581,8 +582,7 @@ class Game(BaseGame[Setup, Event]):
             self.deck_ran_out = True
 
     def _after_play(self, player: Player, mandala: Mandala) -> None:
-        masks, base = self.masks, 3 * mandala
-        if masks[base] | masks[base + 1] | masks[base + 2] != ALL_COLORS_MASK:  # not complete (mandala_colors)
+        if self.mandala_colors(mandala) != ALL_COLORS_MASK:
             self.turn = 1 - player
             return
         self.phase = Phase.CLAIM

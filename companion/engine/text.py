@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any, TypeVar
 
+from companion.engine.base import BaseGame
 from companion.engine.cards import (
     MANDALAS,
     PLAYERS,
@@ -44,6 +46,7 @@ from companion.engine.game import (
 )
 from companion.errors import InvalidCardError, InvalidPositionError, InvalidStateTextError
 
+GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
 MAGIC = Game.rules.text_tag
 ZONE_TEXT = re.compile(r"^((?:[A-Z]\d\d)*)(?:\+(\d+))?$")
 """One zone: its known cards' ids run together, then ``+N`` unseen cards (or ``-`` when empty)."""
@@ -99,31 +102,44 @@ def state_text(game: Game) -> str:
 
 def parse_state_text(line: str) -> Game:
     """Parse :func:`state_text` output; raises :class:`InvalidStateTextError` naming the part."""
+    return parsing(line, _parse)
+
+
+def parsing(line: str, parse: Callable[[list[str]], GameT]) -> GameT:
+    """Run a ruleset's parser on a state text's words; any bad part is an :class:`InvalidStateTextError`."""
     try:
-        return _parse(line.split())
+        return parse(line.split())
     except (InvalidCardError, InvalidPositionError) as error:
         raise InvalidStateTextError(f"bad state text {line[:40]!r}...: {error}") from None
 
 
-def _parse(parts: list[str]) -> Game:
-    if len(parts) != 10 or parts[0] != MAGIC:
-        raise InvalidStateTextError(f"a state text has 10 parts starting with {MAGIC!r}, got {len(parts)}")
-    known: list[list[int]] = [[] for _ in range(ZONE_COUNT)]
-    hidden = [0] * ZONE_COUNT
-    zones: list[tuple[str, tuple[int, ...]]] = []
-    for mandala in MANDALAS:
-        zones.append((f"{mandala_name(mandala)}:", tuple(area_zone(mandala, s) for s in range(3))))
-    for player in PLAYERS:
-        zones.append((f"{player_name(player)}:", (HANDS[player], CUPS[player], RIVERS[player])))
-    zones += [("deck:", (DECK,)), ("discard:", (DISCARD,))]
-    for part, (prefix, targets) in zip(parts[4:], zones, strict=True):
+def parse_zone_parts(parts: list[str], layout: list[tuple[str, tuple[int, ...]]], zone_count: int,
+                     parse: Callable[[object], Card] = parse_card) -> tuple[list[list[Card]], list[int]]:
+    """The zone parts of a state text (``prefix:zone/zone...``, as ``layout`` lists them) as known cards
+    and unseen counts, zone by zone."""
+    known: list[list[Card]] = [[] for _ in range(zone_count)]
+    hidden = [0] * zone_count
+    for part, (prefix, targets) in zip(parts, layout, strict=True):
         if not part.startswith(prefix):
             raise InvalidStateTextError(f"expected {prefix!r} in state text, got {part!r}")
         texts = part[len(prefix):].split("/")
         if len(texts) != len(targets):
             raise InvalidStateTextError(f"{part!r} should have {len(targets)} zones")
         for text, zone in zip(texts, targets, strict=True):
-            known[zone], hidden[zone] = parse_zone(text)
+            known[zone], hidden[zone] = parse_zone(text, parse)
+    return known, hidden
+
+
+def _parse(parts: list[str]) -> Game:
+    if len(parts) != 10 or parts[0] != MAGIC:
+        raise InvalidStateTextError(f"a state text has 10 parts starting with {MAGIC!r}, got {len(parts)}")
+    layout: list[tuple[str, tuple[int, ...]]] = []
+    for mandala in MANDALAS:
+        layout.append((f"{mandala_name(mandala)}:", tuple(area_zone(mandala, s) for s in range(3))))
+    for player in PLAYERS:
+        layout.append((f"{player_name(player)}:", (HANDS[player], CUPS[player], RIVERS[player])))
+    layout += [("deck:", (DECK,)), ("discard:", (DISCARD,))]
+    known, hidden = parse_zone_parts(parts[4:], layout, ZONE_COUNT)
     return Game.from_position(known, hidden, _parse_header(parts[1], parts[2], parts[3]))
 
 

@@ -21,7 +21,8 @@ from companion.engine import (
     table_record,
 )
 from companion.engine.cards import ALL_COLORS_MASK, COLOR_OF, GOLD
-from companion.engine.mountains.game import DISCARD_STEP, HANDS, MOUNTAINS, UNSEEN, ZONE_COUNT
+from companion.engine.mountains.game import DISCARD_STEP, HANDS, MOUNTAINS
+from tests.engine.test_properties import check_accounting
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 Phase = MountainsPhase
@@ -30,15 +31,6 @@ Phase = MountainsPhase
 def new_game(seed: int) -> tuple[MountainsGame, random.Random]:
     rng = random.Random(seed)
     return MountainsGame(deal_mountains(rng, first_player=seed % 2)), rng
-
-
-def check_accounting(game: MountainsGame) -> None:
-    """All 120 cards are somewhere, once, and every location agrees with its zone."""
-    assert sum(game.size(z) for z in range(ZONE_COUNT)) == 120
-    for zone in range(ZONE_COUNT):
-        for card in game.known[zone]:
-            assert game.location(card) == zone
-    assert sum(game.location(c) == UNSEEN for c in game.rules.cards) == sum(game.hidden)
 
 
 def check_placement(game: MountainsGame) -> None:

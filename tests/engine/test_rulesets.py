@@ -103,3 +103,17 @@ def test_a_position_must_account_for_every_card_once() -> None:
         Game.from_position(known, [1, *game.hidden[1:]], scalars)
     with pytest.raises(InvalidPositionError, match="card 108 is not in the mandala deck"):
         Game.from_position([[108], *known[1:]], game.hidden, scalars)
+
+
+def test_a_position_by_zone_name_as_a_camera_joining_a_game_sees_it() -> None:
+    game = Game.from_zones({"m1.mountain": cards("R01 O02"), "m2.field.p1": cards("Y03"), "p1.river": cards("G04"),
+                            "p1.hand": 5, "p2.hand": 6, "p1.cup": 3, "p2.cup": 2}, turn=1)
+    assert game.turn == 1 and game.phase.value == "play" and game.hand_size(0) == 5 and game.cup_size(0) == 3
+    assert game.deck_size == 108 - 4 - 16 and not game.is_full_information and game.river_colors(0) == (3,)
+    assert game.masks[0] == 0b11 and game.is_legal(FieldPlay(1, 0, cards("K07")))
+    mountains = MountainsGame.from_zones({"p1.mountain": [], "p1.hand": 6, "p2.hand": 5}, round=3)
+    assert mountains.round == 3 and mountains.deck_size == 109
+    with pytest.raises(InvalidPositionError, match=r"unknown zone or field 'p3\.hand'"):
+        Game.from_zones({"p3.hand": 6})
+    with pytest.raises(InvalidPositionError, match="accounts for 110 cards, not 108"):
+        Game.from_zones({"p1.hand": 6, "deck": 104})

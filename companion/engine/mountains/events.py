@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from companion.engine.cards import Card, Player, card_name, player_name
-from companion.engine.events import BaseEvent, card_names, check_cards
+from companion.engine.events import BaseEvent, card_names, check_cards, discard_json
 from companion.errors import InvalidEventError
 
 
@@ -85,11 +85,7 @@ class DiscardCards(BaseEvent):
         return len(self.cards) + self.unseen
 
     def to_json(self) -> dict[str, Any]:
-        line: dict[str, Any] = {"player": player_name(self.player), "action": "discard",
-                                "cards": card_names(self.cards)}
-        if self.unseen:
-            line["unseen"] = self.unseen
-        return line
+        return discard_json(self.player, self.cards, self.unseen)
 
 
 MountainsEvent: TypeAlias = "StartCard | DrawCards | PlayCard | DiscardCards"

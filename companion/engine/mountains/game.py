@@ -123,6 +123,8 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     }
     OVER = Phase.OVER
     SCALARS = ("phase", "turn", "step", "round", "round_first")
+    DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "step": DRAW_STEP, "round": 1,
+                                             "round_first": 0}
 
     __slots__ = ("phase", "round", "round_first", "step", "turn")
 
@@ -168,9 +170,6 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def mountain(self, player: Player) -> tuple[Card, ...]:
         return tuple(self.known[MOUNTAINS[player]])
-
-    def score_pile(self, player: Player) -> tuple[Card, ...]:
-        return tuple(self.known[PILES[player]])
 
     @property
     def first_player(self) -> Player:
@@ -539,8 +538,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             self._end_turn(player)
 
     def _end_turn(self, player: Player) -> None:
-        masks = self.masks
-        if (masks[0] | masks[1]) & ALL_COLORS_MASK == ALL_COLORS_MASK:  # all_colors_laid()
+        if self.all_colors_laid():
             self._score_round()
             # The opponent of the player whose turn brought the sixth color opens the next round.
             self.round += 1

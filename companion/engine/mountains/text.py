@@ -27,8 +27,8 @@ from companion.engine.mountains.game import (
     MountainsGame,
     Phase,
 )
-from companion.engine.text import parse_zone, zone_text
-from companion.errors import InvalidCardError, InvalidPositionError, InvalidStateTextError
+from companion.engine.text import parse_zone_parts, parsing, zone_text
+from companion.errors import InvalidStateTextError
 
 TAG = MountainsGame.rules.text_tag
 _PLAYER_ZONES = (HANDS, MOUNTAINS, PILES, GOLDS)
@@ -51,27 +51,15 @@ def state_text(game: MountainsGame) -> str:
 
 def parse_state_text(line: str) -> MountainsGame:
     """Parse :func:`state_text` output; raises :class:`InvalidStateTextError` naming the part."""
-    try:
-        return _parse(line.split())
-    except (InvalidCardError, InvalidPositionError) as error:
-        raise InvalidStateTextError(f"bad state text {line[:40]!r}...: {error}") from None
+    return parsing(line, _parse)
 
 
 def _parse(parts: list[str]) -> MountainsGame:
     if len(parts) != 9 or parts[0] != TAG:
         raise InvalidStateTextError(f"a state text has 9 parts starting with {TAG!r}, got {len(parts)}")
-    known: list[list[int]] = [[] for _ in range(ZONE_COUNT)]
-    hidden = [0] * ZONE_COUNT
-    zones = [(f"{player_name(p)}:", tuple(z[p] for z in _PLAYER_ZONES)) for p in PLAYERS]
-    zones += [("deck:", (DECK,)), ("discard:", (DISCARD,)), ("out:", (OUT,))]
-    for part, (prefix, targets) in zip(parts[4:], zones, strict=True):
-        if not part.startswith(prefix):
-            raise InvalidStateTextError(f"expected {prefix!r} in state text, got {part!r}")
-        texts = part[len(prefix):].split("/")
-        if len(texts) != len(targets):
-            raise InvalidStateTextError(f"{part!r} should have {len(targets)} zones")
-        for text, zone in zip(texts, targets, strict=True):
-            known[zone], hidden[zone] = parse_zone(text, parse_any_card)
+    layout = [(f"{player_name(p)}:", tuple(z[p] for z in _PLAYER_ZONES)) for p in PLAYERS]
+    layout += [("deck:", (DECK,)), ("discard:", (DISCARD,)), ("out:", (OUT,))]
+    known, hidden = parse_zone_parts(parts[4:], layout, ZONE_COUNT, parse_any_card)
     return MountainsGame.from_position(known, hidden, _parse_header(parts[1], parts[2], parts[3]))
 
 
