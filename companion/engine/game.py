@@ -183,8 +183,11 @@ class Game(BaseGame[Setup, Event]):
 
     def _derive(self) -> None:
         BaseGame._derive(self)
-        self.river_mask = [sum(1 << COLOR_OF[c] for c in self.known[river]) for river in RIVERS]
+        self.river_mask = [0, 0]
         """The colors in each player's river, as bit masks."""
+        for player, river in enumerate(RIVERS):
+            for card in self.known[river]:
+                self.river_mask[player] |= 1 << COLOR_OF[card]
 
     # -- simple queries -------------------------------------------------------
 

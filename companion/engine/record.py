@@ -4,6 +4,11 @@ Reading works on lines of text (no file I/O here) and raises
 :class:`~companion.errors.UnreadableRecordError` naming the line for input
 that cannot be read at all. An illegal but readable event is *not* an error
 here: the engine judges it when the record is replayed.
+
+The header's ``"ruleset"`` (none: ``mandala``) picks the game class, whose
+``parse_header``/``parse_event``/``header_json`` read and write the rest:
+this module holds the official game's format and what every ruleset's
+records share; :mod:`companion.engine.mountains.record` the second game's.
 """
 
 from __future__ import annotations

@@ -443,6 +443,12 @@ class TestRecords:
         with pytest.raises(UnreadableRecordError, match="line 1: unknown card 'A01'"):
             read_record([json.dumps(header)])
 
+    def test_a_header_without_setup_dealt_unseen_hands(self) -> None:
+        header = {key: value for key, value in HEADER.items() if key != "setup"}
+        record = read_record(lines({"player": "p2", "action": "start", "card": "P02"}, header=header))
+        game, verdicts = replay(record)
+        assert record.table_mode and verdicts[0].violation is None and game.hand_size(P2) == 5
+
     def test_the_expected_ruleset_reads_a_header_naming_none(self) -> None:
         header = {key: value for key, value in HEADER.items() if key != "ruleset"}
         assert read_record([json.dumps(header)], ruleset="mountains").ruleset == "mountains"

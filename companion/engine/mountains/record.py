@@ -41,16 +41,19 @@ RULESET = MountainsGame.rules.name
 
 
 def parse_header(data: dict[str, Any]) -> tuple[MountainsSetup, bool]:
+    """A mountains header. Without ``"setup"`` the hands were dealt unseen: 6 cards each, table mode."""
     check_format(data)
     first = parse_player(data.get("first_player", "p1"))
+    size = MountainsGame.rules.hand_size
+    if "setup" not in data:
+        return MountainsSetup((size, size), first), table_mode(data, size)
     setup = setup_object(data)
     hands = []
     for name in ("p1", "p2"):
         player = setup.get(name)
         if not isinstance(player, dict):
             raise UnreadableRecordError(f"setup {name} must be an object with \"hand\"")
-        hands.append(cards_or_count(player.get("hand"), f"setup {name} hand", MountainsGame.rules.hand_size,
-                                    parse_any_card))
+        hands.append(cards_or_count(player.get("hand"), f"setup {name} hand", size, parse_any_card))
     check_dealt_once(hands)
     return MountainsSetup((hands[0], hands[1]), first), table_mode(data, *hands)
 
