@@ -31,6 +31,7 @@ from companion.engine.mountains.events import DiscardCards, DrawCards, Mountains
 from companion.engine.mountains.game import DECK as MOUNTAINS_DECK
 from companion.engine.mountains.game import DISCARD_KIND as MOUNTAINS_DISCARD_KIND
 from companion.engine.mountains.game import DRAW_KIND, START_KIND, MountainsGame, MountainsSetup
+from companion.engine.mountains.game import HANDS as MOUNTAINS_HANDS
 
 GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
 
@@ -96,7 +97,7 @@ def random_mountains_action(game: MountainsGame, rng: random.Random) -> Mountain
             break
         index -= len(options)
     player, option = game.turn, options[index]
-    hand = game.known[player]  # HANDS[player] is zone ``player``
+    hand = game.known[MOUNTAINS_HANDS[player]]
     if kind == DRAW_KIND:
         return DrawCards(player, pick(game.known[MOUNTAINS_DECK], option, rng))
     if kind == MOUNTAINS_DISCARD_KIND:

@@ -242,10 +242,10 @@ class Game(BaseGame[Setup, Event]):
     def draw_count(self, kind: int, player: Player, played: int) -> int:
         """How many cards a play of ``played`` cards of a kind (``MOUNTAIN_KIND``...) draws after it."""
         if kind == MOUNTAIN_KIND:
-            known, hidden, rules = self.known, self.hidden, self.rules
+            known, hidden, rules, hand = self.known, self.hidden, self.rules, HANDS[player]
             supply = len(known[DECK]) + hidden[DECK] + len(known[DISCARD]) + hidden[DISCARD]
-            hand = len(known[player]) + hidden[player]  # HANDS[player] is zone ``player``
-            return min(rules.mountain_draw, rules.hand_limit - (hand - played), supply)
+            size = len(known[hand]) + hidden[hand]
+            return min(rules.mountain_draw, rules.hand_limit - (size - played), supply)
         # A discard draws as many: the discarded cards themselves can always be reshuffled back.
         return played if kind == DISCARD_KIND else 0
 
@@ -491,11 +491,11 @@ class Game(BaseGame[Setup, Event]):
         if self.phase is not Phase.PLAY:
             return []
         player, color_of = self.turn, COLOR_OF
-        cards = self.known[player]  # HANDS[player] is zone ``player``
+        cards = self.known[HANDS[player]]
         in_hand = 0
         for card in cards:
             in_hand |= 1 << color_of[card]
-        size = len(cards) + self.hidden[player]
+        size = len(cards) + self.hidden[HANDS[player]]
         # Any number of cards of one color may be discarded; a field play keeps one card in hand.
         # The Rule of Color, as in allowed_colors: an area takes the colors its two neighbours lack.
         choices: list[Choice] = [(DISCARD_KIND, 0, COLORS_IN_MASK[in_hand], size)]

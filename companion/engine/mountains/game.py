@@ -154,7 +154,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     # -- simple queries -------------------------------------------------------
 
     def hand_size(self, player: Player) -> int:
-        return len(self.known[player]) + self.hidden[player]
+        return self.size(HANDS[player])
 
     @property
     def deck_size(self) -> int:
@@ -195,8 +195,8 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         A draw brings the hand to between 6 and 9 (none needed from 6 up); a
         deck too short to reach 6 is drawn whole, and the game ends.
         """
-        known, hidden, rules = self.known, self.hidden, self.rules
-        size = len(known[player]) + hidden[player]  # HANDS[player] is zone ``player``
+        known, hidden, rules, hand = self.known, self.hidden, self.rules, HANDS[player]
+        size = len(known[hand]) + hidden[hand]
         deck = len(known[DECK]) + hidden[DECK]
         need = rules.hand_size - size if size < rules.hand_size else 0
         if deck < need:
@@ -238,9 +238,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             "winner": winner if winner is None or isinstance(winner, str) else player_name(winner),
             "scores": {player_name(p): self.score(p) for p in PLAYERS},
             "gold": {player_name(p): self.gold_points(p) for p in PLAYERS},
-            "score_piles": {player_name(p): [color_letter(c) for c in sorted(COLOR_OF[card] for card in
-                                                                             self.known[PILES[p]])]
-                            for p in PLAYERS},
+            "score_piles": {player_name(p): _color_letters(self.known[PILES[p]]) for p in PLAYERS},
             "mountains": {player_name(p): _color_counts(self.known[MOUNTAINS[p]]) for p in PLAYERS},
             "hands": {player_name(p): self.hand_size(p) for p in PLAYERS},
             "deck": self.deck_size,
@@ -364,11 +362,12 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         player, card, mountain = event.player, event.card, event.mountain
         if player != self.turn:
             return self._not_your_turn(player)
-        if self.loc[card] != player:  # not known in the hand (HANDS[player] is zone ``player``)
+        hand = HANDS[player]
+        if self.loc[card] != hand:  # not known to be in the hand: may it be one of its unseen cards?
             violation = self._check_in_hand(player, (card,))
             if violation:
                 return violation
-        size = len(self.known[player]) + self.hidden[player]
+        size = len(self.known[hand]) + self.hidden[hand]
         if size < self.rules.hand_size:
             return Violation(Reason.DRAW_COUNT,
                              f"{player_title(player).capitalize()} holds {size} cards: they draw up to "
@@ -433,10 +432,10 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         into events, random play picks from it. Hands must be known. A draw
         of zero cards (the same as no draw) is not listed.
         """
-        phase, player, known = self.phase, self.turn, self.known
-        hand = known[player]  # HANDS[player] is zone ``player``
+        phase, player = self.phase, self.turn
+        hand = self.known[HANDS[player]]
         if phase is Phase.PLAY:
-            size, rules = len(hand) + self.hidden[player], self.rules
+            size, rules = len(hand) + self.hidden[HANDS[player]], self.rules
             if self.step == DISCARD_STEP:
                 return [(DISCARD_KIND, player, (size - rules.hand_size,))]
             choices: list[Choice] = []
@@ -523,7 +522,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         player = event.player
         self._move(event.card, HANDS[player], MOUNTAINS[event.mountain])
         if self.phase is Phase.PLAY:
-            if len(self.known[player]) + self.hidden[player] > self.rules.hand_size:  # HANDS[player]
+            if self.hand_size(player) > self.rules.hand_size:
                 self.step = DISCARD_STEP
             else:
                 self._end_turn(player)
@@ -620,6 +619,11 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         from companion.engine.mountains.text import parse_state_text
 
         return parse_state_text(line)
+
+
+def _color_letters(cards: list[Card]) -> list[str]:
+    """``["R", "R", "O"]``: each card's color letter, in rulebook order."""
+    return [color_letter(color) for color in sorted(COLOR_OF[card] for card in cards)]
 
 
 def _color_counts(cards: list[Card]) -> dict[str, int]:
