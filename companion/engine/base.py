@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar
 
 from companion.engine.cards import COLOR_OF, Card, Player, card_name, player_title
 from companion.engine.rules import Rules
@@ -81,8 +81,8 @@ class BaseGame(Generic[SetupT, EventT]):
     """The state beyond the zones, saved by push and restored by pop, in :class:`Snapshot` order."""
     DEFAULTS: ClassVar[dict[str, object]] = {}
     """Each scalar field's value in a position that does not give it (:meth:`from_zones`)."""
-    _checks: ClassVar[dict[type, Callable[[Any, Any], Violation | None]]] = {}
-    _applies: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
+    _handlers: ClassVar[dict[type, tuple[Callable[[Any, Any], Violation | None], Callable[[Any, Any], None]]]] = {}
+    """Each event type's check and apply functions, resolved on the class."""
     phase: Any
     """Where the game is (the ruleset's ``Phase``); the first of ``SCALARS``."""
     turn: Player
@@ -96,8 +96,8 @@ class BaseGame(Generic[SetupT, EventT]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # Resolved on this class, so a subclass's override of a rule is the one dispatched to.
-        cls._checks = {kind: getattr(cls, f"_check_{name}") for kind, name in cls.EVENT_KINDS.items()}
-        cls._applies = {kind: getattr(cls, f"_apply_{name}") for kind, name in cls.EVENT_KINDS.items()}
+        cls._handlers = {kind: (getattr(cls, f"_check_{name}"), getattr(cls, f"_apply_{name}"))
+                         for kind, name in cls.EVENT_KINDS.items()}
         if cls.SCALARS[:2] != ("phase", "turn"):
             raise TypeError(f"{cls.__name__}.SCALARS must start with the phase and the turn")
         cls._get_scalars = attrgetter(*cls.SCALARS)
@@ -203,11 +203,15 @@ class BaseGame(Generic[SetupT, EventT]):
 
     def validate(self, event: EventT) -> Violation | None:
         """The first rule the event breaks, in the ruleset's order, or ``None``."""
+        check, _ = self._handlers.get(type(event)) or self._not_an_event(event)
+        return self._judge(event, check)
+
+    def _not_an_event(self, event: object) -> NoReturn:
+        raise InvalidEventError(f"not an event of the {self.rules.name} ruleset: {event!r}")
+
+    def _judge(self, event: EventT, check: Callable[[Any, Any], Violation | None]) -> Violation | None:
         if self.phase is self.OVER and type(event) not in self.AFTER_END:
             return Violation(Reason.GAME_OVER, "The game is over.")
-        check = self._checks.get(type(event))
-        if check is None:
-            raise InvalidEventError(f"not an event of the {self.rules.name} ruleset: {event!r}")
         return check(self, event)
 
     def _check_in_hand(self, player: Player, cards: tuple[Card, ...]) -> Violation | None:
@@ -243,11 +247,9 @@ class BaseGame(Generic[SetupT, EventT]):
         A forced event (a player's override at the table) is applied as far
         as it makes sense: cards move from wherever they really are.
         """
-        apply = self._applies.get(type(event))
-        if apply is None:
-            raise InvalidEventError(f"not an event of the {self.rules.name} ruleset: {event!r}")
+        check, apply = self._handlers.get(type(event)) or self._not_an_event(event)
         if not force:
-            violation = self.validate(event)
+            violation = self._judge(event, check)
             if violation is not None:
                 raise IllegalEventError(violation)
         self._log.append((_FRAME, type(self)._get_scalars(self)))

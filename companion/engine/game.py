@@ -301,6 +301,7 @@ class Game(BaseGame[Setup, Event]):
     # -- legality -------------------------------------------------------------
 
     def _check_play(self, player: Player) -> Violation | None:
+        """A player's action is due, and from this player (the callers test that first: it is the hot path)."""
         if self.phase is not Phase.PLAY:
             return _wrong_phase(self.phase)
         if player != self.turn:
@@ -328,7 +329,10 @@ class Game(BaseGame[Setup, Event]):
         )
 
     def _check_mountain(self, event: MountainPlay) -> Violation | None:
-        violation = self._check_play(event.player) or self._check_in_hand(event.player, event.cards)
+        player = event.player
+        if self.phase is not Phase.PLAY or player != self.turn:
+            return self._check_play(player)
+        violation = self._check_in_hand(player, event.cards)
         if violation:
             return violation
         if len(event.cards) != 1:
@@ -339,8 +343,9 @@ class Game(BaseGame[Setup, Event]):
 
     def _check_field(self, event: FieldPlay) -> Violation | None:
         player = event.player
-        violation = (self._check_play(player) or self._check_in_hand(player, event.cards)
-                     or self._check_one_color(event.cards))
+        if self.phase is not Phase.PLAY or player != self.turn:
+            return self._check_play(player)
+        violation = self._check_in_hand(player, event.cards) or self._check_one_color(event.cards)
         if violation:
             return violation
         if event.field_owner != player:
@@ -357,8 +362,9 @@ class Game(BaseGame[Setup, Event]):
 
     def _check_discard(self, event: Discard) -> Violation | None:
         player = event.player
-        violation = (self._check_play(player) or self._check_in_hand(player, event.cards)
-                     or self._check_one_color(event.cards))
+        if self.phase is not Phase.PLAY or player != self.turn:
+            return self._check_play(player)
+        violation = self._check_in_hand(player, event.cards) or self._check_one_color(event.cards)
         if violation:
             return violation
         if self.hand_size(player) < event.count:
@@ -531,7 +537,7 @@ class Game(BaseGame[Setup, Event]):
     # -- moving the game on ---------------------------------------------------
 
     def _apply_mountain(self, event: MountainPlay) -> None:
-        required = self.required_draws(event)
+        required = self.required_draws(event) if event.drew is None else 0  # counted before the play
         self._play_cards(event.player, event.cards, mountain_zone(event.mandala))
         self._draw(HANDS[event.player], event.drew, required)
         self._after_play(event.player, event.mandala)
@@ -541,7 +547,7 @@ class Game(BaseGame[Setup, Event]):
         self._after_play(event.player, event.mandala)
 
     def _apply_discard(self, event: Discard) -> None:
-        required = self.required_draws(event)
+        required = self.required_draws(event) if event.drew is None else 0
         self._play_cards(event.player, event.cards, DISCARD)
         self._shift_unseen(HANDS[event.player], DISCARD, event.unseen)
         self._draw(HANDS[event.player], event.drew, required)
