@@ -34,10 +34,6 @@ class InvalidStateTextError(CompanionError, ValueError):
     """A one-line state text that does not parse."""
 
 
-class InvalidPositionError(CompanionError, ValueError):
-    """A game position that does not account for every card once (a card twice, a card too many)."""
-
-
 class UnknownRulesetError(CompanionError, ValueError):
     """A ruleset name that no ruleset has ("chess")."""
 
@@ -68,3 +64,7 @@ class CameraLost(DeviceError):
 
 class JournalError(CompanionError, OSError):
     """The game journal cannot be opened, read or written; the message names the file."""
+
+
+class PositionError(CompanionError, ValueError):
+    """A position that cannot be a table of Mandala: a card twice, counts beyond 108, a river of 7."""

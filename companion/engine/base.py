@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar
 from companion.engine.cards import COLOR_OF, Card, Player, card_name, player_title
 from companion.engine.rules import Rules
 from companion.engine.violations import Reason, Violation
-from companion.errors import IllegalEventError, InvalidEventError, InvalidPositionError, InvalidStateTextError
+from companion.errors import IllegalEventError, InvalidEventError, InvalidStateTextError, PositionError
 
 if TYPE_CHECKING:
     from companion.engine.record import Record
@@ -47,7 +47,8 @@ _SHIFT = 2         # (_SHIFT, from_zone, to_zone, count): unseen cards moved
 _EMPTY = 3         # (_EMPTY, zone, to_zone, cards, to_zone_length_before): a zone's known cards moved
 _UNSEE = 4         # (_UNSEE, zone, cards): a zone's known cards became unseen
 _SPLIT = 5         # (_SPLIT, zone, cards, targets): a zone's known cards each moved to its target
-_FRAME = 6         # (_FRAME, scalars): where an event starts, with the scalar fields before it
+_JUMP = 6          # (_JUMP, snapshot): the whole position was replaced; the snapshot is the one before
+_FRAME = 7         # (_FRAME, scalars): where an event starts, with the scalar fields before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,27 +311,27 @@ class BaseGame(Generic[SetupT, EventT]):
                       scalars: tuple[object, ...]) -> GameT:
         """A game starting from a position given zone by zone (``rules.zones`` order), with no history.
 
-        Raises :class:`InvalidPositionError` unless every card of the ruleset
+        Raises :class:`PositionError` unless every card of the ruleset
         is accounted for exactly once (known somewhere, or one of the unseen).
         """
         zones, cards = cls.rules.zones, cls.rules.cards
         if len(known) != len(zones) or len(hidden) != len(zones):
-            raise InvalidPositionError(f"a {cls.rules.name} position has {len(zones)} zones")
+            raise PositionError(f"a {cls.rules.name} position has {len(zones)} zones")
         if len(scalars) != len(cls.SCALARS):
-            raise InvalidPositionError(f"a {cls.rules.name} position has {len(cls.SCALARS)} scalar fields")
+            raise PositionError(f"a {cls.rules.name} position has {len(cls.SCALARS)} scalar fields")
         loc = [cls.UNSEEN] * len(cards)
         for zone, zone_cards in enumerate(known):
             for card in zone_cards:
                 if not 0 <= card < len(cards):
-                    raise InvalidPositionError(f"card {card} is not in the {cls.rules.name} deck")
+                    raise PositionError(f"card {card} is not in the {cls.rules.name} deck")
                 if loc[card] != cls.UNSEEN:
-                    raise InvalidPositionError(f"{card_name(card)} is in the position twice")
+                    raise PositionError(f"{card_name(card)} is in the position twice")
                 loc[card] = zone
         if any(count < 0 for count in hidden):
-            raise InvalidPositionError("a zone can't hold a negative number of unseen cards")
+            raise PositionError("a zone can't hold a negative number of unseen cards")
         total = sum(map(len, known)) + sum(hidden)
         if total != len(cards):
-            raise InvalidPositionError(f"the position accounts for {total} cards, not {len(cards)}")
+            raise PositionError(f"the position accounts for {total} cards, not {len(cards)}")
         return cls.from_snapshot(Snapshot(tuple(map(tuple, known)), tuple(hidden), tuple(loc), scalars))
 
     @classmethod
@@ -341,13 +342,13 @@ class BaseGame(Generic[SetupT, EventT]):
         zones not given are empty, except the deck, which then holds the rest,
         unseen (what a camera joining a game in progress knows). Scalar fields
         not given (``phase``, ``turn``... see ``SCALARS``) take ``DEFAULTS``.
-        Raises :class:`InvalidPositionError` naming what does not add up.
+        Raises :class:`PositionError` naming what does not add up.
         """
         names = cls.rules.zones
         unknown = sorted(set(zones) - set(names))
         if unknown or set(scalars) - set(cls.SCALARS):
             wrong = unknown or sorted(set(scalars) - set(cls.SCALARS))
-            raise InvalidPositionError(f"unknown zone or field {wrong[0]!r} for a {cls.rules.name} position")
+            raise PositionError(f"unknown zone or field {wrong[0]!r} for a {cls.rules.name} position")
         known: list[list[Card]] = [[] for _ in names]
         hidden = [0] * len(names)
         for zone, name in enumerate(names):
@@ -420,7 +421,7 @@ class BaseGame(Generic[SetupT, EventT]):
         if masked[target] >= 0:
             self.masks[masked[target]] |= 1 << COLOR_OF[card]
 
-    def _shift_unseen(self, zone: int, target: int, count: int) -> None:
+    def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:
             self.hidden[zone] -= count
             self.hidden[target] += count
@@ -439,7 +440,7 @@ class BaseGame(Generic[SetupT, EventT]):
             for masked in (zone, target):
                 if self._mask_index[masked] >= 0:
                     self._recompute_mask(masked)
-        self._shift_unseen(zone, target, self.hidden[zone])
+        self._move_unseen(zone, target, self.hidden[zone])
 
     def _split_zone(self, zone: int, targets: list[int]) -> None:
         """Move a zone's known cards, each to its own target (``targets[i]`` for the i-th card)."""
@@ -467,6 +468,11 @@ class BaseGame(Generic[SetupT, EventT]):
             for card in cards:
                 loc[card] = unseen
 
+    def _jump(self, snap: Snapshot) -> None:
+        """Replace the whole position (a correction: the table's word), undoably like any move."""
+        self._log.append((_JUMP, self._snapshot()))
+        self._restore(snap)
+
     def _undo(self, entry: tuple[Any, ...]) -> None:
         kind, known, loc = entry[0], self.known, self.loc
         if kind == _MOVE:
@@ -489,6 +495,8 @@ class BaseGame(Generic[SetupT, EventT]):
             known[zone] = list(cards)  # a copy: the logged list must never become live again
             for card in cards:
                 loc[card] = zone
+        elif kind == _JUMP:
+            self._restore(entry[1])
         elif kind == _SPLIT:
             _, zone, cards, targets = entry
             for target in reversed(targets):

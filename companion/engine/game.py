@@ -549,7 +549,7 @@ class Game(BaseGame[Setup, Event]):
     def _apply_discard(self, event: Discard) -> None:
         required = self.required_draws(event) if event.drew is None else 0
         self._play_cards(event.player, event.cards, DISCARD)
-        self._shift_unseen(HANDS[event.player], DISCARD, event.unseen)
+        self._move_unseen(HANDS[event.player], DISCARD, event.unseen)
         self._draw(HANDS[event.player], event.drew, required)
         self.turn = 1 - event.player
 
@@ -584,7 +584,7 @@ class Game(BaseGame[Setup, Event]):
             self._empty_zone_to(DISCARD, DECK)
         if card is None:
             self._unsee(DECK)  # which known card left is not known: the deck becomes all unseen
-            self._shift_unseen(DECK, target, 1)
+            self._move_unseen(DECK, target, 1)
         else:
             self._move(card, DECK, target)
         if not known[DECK] and not hidden[DECK]:

@@ -44,7 +44,7 @@ from companion.engine.game import (
     Phase,
     area_zone,
 )
-from companion.errors import InvalidCardError, InvalidPositionError, InvalidStateTextError
+from companion.errors import InvalidCardError, InvalidStateTextError, PositionError
 
 GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
 MAGIC = Game.rules.text_tag
@@ -109,7 +109,7 @@ def parsing(line: str, parse: Callable[[list[str]], GameT]) -> GameT:
     """Run a ruleset's parser on a state text's words; any bad part is an :class:`InvalidStateTextError`."""
     try:
         return parse(line.split())
-    except (InvalidCardError, InvalidPositionError) as error:
+    except (InvalidCardError, PositionError) as error:
         raise InvalidStateTextError(f"bad state text {line[:40]!r}...: {error}") from None
 
 

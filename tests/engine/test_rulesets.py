@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
 
@@ -21,8 +23,9 @@ from companion.engine import (
     play_random_game,
     random_action,
 )
+from companion.engine.events import BaseEvent
 from companion.engine.rulesets import RULESETS, ruleset_of_text
-from companion.errors import InvalidPositionError, InvalidStateTextError, UnknownRulesetError
+from companion.errors import InvalidStateTextError, PositionError, UnknownRulesetError
 from tests.engine.positions import cards, position
 
 
@@ -96,12 +99,12 @@ def test_a_position_must_account_for_every_card_once() -> None:
     scalars = game.base.scalars
     assert Game.from_position(known, game.hidden, scalars).text() == game.text()
     known[0].append(cards("R01")[0])
-    with pytest.raises(InvalidPositionError, match="R01 is in the position twice"):
+    with pytest.raises(PositionError, match="R01 is in the position twice"):
         Game.from_position(known, game.hidden, scalars)
     known[0].pop()
-    with pytest.raises(InvalidPositionError, match="accounts for 109 cards, not 108"):
+    with pytest.raises(PositionError, match="accounts for 109 cards, not 108"):
         Game.from_position(known, [1, *game.hidden[1:]], scalars)
-    with pytest.raises(InvalidPositionError, match="card 108 is not in the mandala deck"):
+    with pytest.raises(PositionError, match="card 108 is not in the mandala deck"):
         Game.from_position([[108], *known[1:]], game.hidden, scalars)
 
 
@@ -113,7 +116,41 @@ def test_a_position_by_zone_name_as_a_camera_joining_a_game_sees_it() -> None:
     assert game.masks[0] == 0b11 and game.is_legal(FieldPlay(1, 0, cards("K07")))
     mountains = MountainsGame.from_zones({"p1.mountain": [], "p1.hand": 6, "p2.hand": 5}, round=3)
     assert mountains.round == 3 and mountains.deck_size == 109
-    with pytest.raises(InvalidPositionError, match=r"unknown zone or field 'p3\.hand'"):
+    with pytest.raises(PositionError, match=r"unknown zone or field 'p3\.hand'"):
         Game.from_zones({"p3.hand": 6})
-    with pytest.raises(InvalidPositionError, match="accounts for 110 cards, not 108"):
+    with pytest.raises(PositionError, match="accounts for 110 cards, not 108"):
         Game.from_zones({"p1.hand": 6, "deck": 104})
+
+
+@dataclass(frozen=True, slots=True)
+class Correction(BaseEvent):
+    """A variant's own event: the table says the game is this position."""
+
+    position: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"action": "correction", "position": self.position}
+
+
+class Correctable(Game):
+    EVENT_KINDS: ClassVar[dict[type, str]] = {**Game.EVENT_KINDS, Correction: "correction"}
+
+    def _check_correction(self, event: Correction) -> Violation | None:
+        return None
+
+    def _apply_correction(self, event: Correction) -> None:
+        self._jump(Game.from_text(event.position).base)
+
+
+def test_a_variant_adds_an_event_and_a_whole_position_jump_is_undone() -> None:
+    rng = random.Random(4)
+    game = Correctable(deal(rng))
+    for _ in range(10):
+        game.push(random_action(game, rng))
+    before, target = game.text(), position(m1=("R01", "", ""), p1=("Y01 Y02", "", ""), p2=("K01", "", ""))
+    game.push(Correction(target.text()))
+    assert game.text() == target.text() and game.masks == target.masks
+    game.push(random_action(game, rng))
+    game.pop()
+    game.pop()
+    assert game.text() == before and len(game.stack) == 10

@@ -507,7 +507,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             count = min(drew, self.deck_size)
             if count:
                 self._unsee(DECK)  # which known cards left is not known: the deck becomes all unseen
-                self._shift_unseen(DECK, hand, count)
+                self._move_unseen(DECK, hand, count)
         else:
             for card in drew:
                 self._move(card, DECK, hand)
@@ -532,7 +532,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         hand = HANDS[player]
         for card in event.cards:
             self._move(card, hand, DISCARD)
-        self._shift_unseen(hand, DISCARD, min(event.unseen, self.hidden[hand]))
+        self._move_unseen(hand, DISCARD, min(event.unseen, self.hidden[hand]))
         if self.phase is Phase.PLAY and self.step == DISCARD_STEP:
             self._end_turn(player)
 
