@@ -77,6 +77,22 @@ def pick(cards: list[Card], count: int, rng: random.Random) -> tuple[Card, ...]:
     return tuple(picked)
 
 
+def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
+    """A choice and one of its options (by index), uniformly among all options of all choices.
+
+    A choice is ``(kind, target, options, ...)`` as ``choices()`` gives it.
+    """
+    total = 0
+    for choice in choices:
+        total += len(choice[2])
+    index = int(rng.random() * total)
+    for choice in choices:
+        if index < len(choice[2]):
+            return choice, index
+        index -= len(choice[2])
+    raise ValueError("no decision is open: the game is over, or the hand to play from is not known")
+
+
 def deal_mountains(rng: random.Random, first_player: Player = 0) -> MountainsSetup:
     """Shuffle all 120 cards (gold too) and deal each player a hand, as rules-002.md's setup says."""
     cards = list(MountainsGame.rules.cards)
@@ -87,15 +103,7 @@ def deal_mountains(rng: random.Random, first_player: Player = 0) -> MountainsSet
 
 def random_mountains_action(game: MountainsGame, rng: random.Random) -> MountainsEvent:
     """A random legal event of the mountains ruleset (full information needed)."""
-    choices = game.choices()
-    total = 0
-    for choice in choices:
-        total += len(choice[2])
-    index = int(rng.random() * total)
-    for kind, target, options in choices:  # noqa: B007  (the loop finds the picked choice)
-        if index < len(options):
-            break
-        index -= len(options)
+    (kind, target, options), index = choose(game.choices(), rng)
     player, option = game.turn, options[index]
     hand = game.known[MOUNTAINS_HANDS[player]]
     if kind == DRAW_KIND:
@@ -118,15 +126,7 @@ def random_action(game: Game | MountainsGame, rng: random.Random) -> Event | Mou
     if game.phase is Phase.REFILL:
         assert game.destroying is not None
         return Refill(game.destroying, draw_cards(game, game.refill_count(), rng))
-    choices = game.choices()
-    total = 0
-    for choice in choices:
-        total += len(choice[2])
-    index = int(rng.random() * total)
-    for kind, mandala, colors, most in choices:  # noqa: B007  (the loop finds the picked choice)
-        if index < len(colors):
-            break
-        index -= len(colors)
+    (kind, mandala, colors, most), index = choose(game.choices(), rng)
     player = game.turn
     if kind == CLAIM_KIND:
         return Claim(player, colors[index])
