@@ -180,9 +180,11 @@ class TestDraw:
                                   p2=("O02 O03 O04 O05 O06", "P01", "", ""), deck="K09")
         assert game.draw_range(P1) == (1, 1)
         assert reason(game, DrawCards(P1, 2)) is Reason.DRAW_COUNT
+        discarded = game.discard_size
         game.push(DrawCards(P1, any_cards("K09")))
         assert game.phase is Phase.OVER and game.turn == P1 and game.round == 2
         assert game.mountain(P1) == any_cards("R01")  # the round in progress is not scored
+        assert game.discard_size == discarded  # the discard pile is never reshuffled
 
     def test_an_empty_deck_ends_the_game_when_the_next_player_must_draw(self) -> None:
         game = mountains_position(turn="p2", flags="round=1,first=p1,discard",
@@ -323,6 +325,55 @@ class TestScoring:
 
     def test_no_winner_while_playing(self) -> None:
         assert playing().winner() is None
+
+
+SPEC_ORDER = ["game-over", "wrong-phase", "not-your-turn", "card-not-in-hand", "start-not-colored",
+              "start-same-color", "draw-count", "own-mountain-color", "no-such-column", "gold-new-column",
+              "discard-count"]
+
+
+def second_start() -> MountainsGame:
+    game = starting()
+    game.push(StartCard(P1, card("R01")))
+    return game
+
+
+def discarding() -> MountainsGame:
+    game = playing()
+    game.push(DrawCards(P1, any_cards("K05 K06 K07")))
+    game.push(PlayCard(P1, card("R01"), P1))
+    return game
+
+
+CASES: dict[str, tuple[object, object]] = {
+    "game-over": (lambda: mountains_position(phase="over"), DrawCards(P1, 1)),
+    "wrong-phase": (playing, StartCard(P1, card("R01"))),
+    "not-your-turn": (playing, DrawCards(P2, 1)),
+    "card-not-in-hand": (playing, PlayCard(P1, card("P02"), P2)),
+    "start-not-colored": (starting, StartCard(P1, card("A01"))),
+    "start-same-color": (second_start, StartCard(P2, card("R03"))),
+    "draw-count": (playing, DrawCards(P1, 4)),
+    "card-not-in-deck": (playing, DrawCards(P1, any_cards("G01"))),
+    "own-mountain-color": (playing, PlayCard(P1, card("K01"), P1)),
+    "no-such-column": (playing, PlayCard(P1, card("O01"), P2)),
+    "gold-new-column": (lambda: mountains_position(p1=("A01 R01 R02 O01 Y01 K01", "G01", "", "")), PlayCard(
+        P1, card("A01"), P2)),
+    "discard-count": (discarding, DiscardCards(P1, any_cards("K05 K06 K07"))),
+}
+
+
+def test_the_order_of_rules_002_is_kept() -> None:
+    order = [reason.value for reason in MountainsGame.rules.precedence]
+    assert [code for code in order if code != "card-not-in-deck"] == SPEC_ORDER
+    assert order.index("card-not-in-deck") == order.index("draw-count") + 1
+
+
+@pytest.mark.parametrize("code", [reason.value for reason in MountainsGame.rules.precedence])
+def test_every_reason_is_produced(code: str) -> None:
+    make, event = CASES[code]
+    violation = make().validate(event)  # type: ignore[operator]
+    assert violation is not None and violation.reason.value == code, violation
+    assert violation.message and violation.message[0].isupper() and violation.message.endswith(".")
 
 
 class TestPrecedence:

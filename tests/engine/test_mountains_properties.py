@@ -12,6 +12,7 @@ from companion.engine import (
     DrawCards,
     MountainsGame,
     MountainsPhase,
+    PlayCard,
     deal_mountains,
     random_action,
     read_record,
@@ -97,6 +98,17 @@ def test_every_generated_action_is_legal(seed: int) -> None:
             assert game.validate(action) is None, (action, game.text())
         game.push(random_action(game, rng))
     assert list(game.legal_actions()) == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds)
+def test_every_card_always_has_a_legal_place(seed: int) -> None:
+    game, rng = new_game(seed)
+    while not game.is_over:
+        if game.phase is Phase.PLAY and game.step != DISCARD_STEP and game.hand_size(game.turn) >= 6:
+            for card in game.hand(game.turn):
+                assert any(game.is_legal(PlayCard(game.turn, card, m)) for m in (0, 1)), (card, game.text())
+        game.push(random_action(game, rng))
 
 
 @settings(max_examples=40, deadline=None)
