@@ -70,6 +70,8 @@ class BaseGame(Generic[SetupT, EventT]):
     """Location of a card whose zone is unknown (one past the last zone)."""
     HANDS: ClassVar[tuple[int, int]]
     """Each player's hand zone."""
+    DECK: ClassVar[int]
+    DISCARD: ClassVar[int]
     MASKED: ClassVar[tuple[int, ...]] = ()
     """The zones whose colors the rules look at: ``masks[i]`` holds the colors in ``MASKED[i]``."""
     EVENT_KINDS: ClassVar[dict[type, str]] = {}
@@ -125,6 +127,15 @@ class BaseGame(Generic[SetupT, EventT]):
     def _deal(self, setup: SetupT) -> None:
         """Lay out the setup (with :meth:`_place`) and set the scalar fields."""
         raise NotImplementedError
+
+    def _deal_rest(self) -> None:
+        """Once the setup is laid: every card not dealt is in the deck, known unless something is unseen."""
+        if any(self.hidden):
+            self.hidden[self.DECK] = len(self.rules.cards) - sum(map(len, self.known)) - sum(self.hidden)
+        else:
+            for card in self.rules.cards:
+                if self.loc[card] == self.UNSEEN:
+                    self._place(card, self.DECK)
 
     def _derive(self) -> None:
         """Rebuild derived data from the zones, after a restore or an undo (a ruleset may add its own)."""
@@ -184,6 +195,21 @@ class BaseGame(Generic[SetupT, EventT]):
 
     def size(self, zone: int) -> int:
         return len(self.known[zone]) + self.hidden[zone]
+
+    def hand_size(self, player: Player) -> int:
+        return self.size(self.HANDS[player])
+
+    def hand(self, player: Player) -> tuple[Card, ...]:
+        """The known cards in a player's hand (all of it with full information)."""
+        return tuple(self.known[self.HANDS[player]])
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.known[self.DECK]) + self.hidden[self.DECK]
+
+    @property
+    def discard_size(self) -> int:
+        return self.size(self.DISCARD)
 
     def location(self, card: Card) -> int:
         return self.loc[card]

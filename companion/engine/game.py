@@ -138,6 +138,8 @@ class Game(BaseGame[Setup, Event]):
     ZONE_COUNT = ZONE_COUNT
     UNSEEN = UNSEEN
     HANDS = HANDS
+    DECK = DECK
+    DISCARD = DISCARD
     MASKED = tuple(range(AREAS, ZONE_COUNT))
     """The areas: mountain, field p1, field p2 of m1, then of m2 (``masks[zone - AREAS]``)."""
     EVENT_KINDS: ClassVar[dict[type, str]] = {
@@ -166,13 +168,7 @@ class Game(BaseGame[Setup, Event]):
         for player, (hand, cup) in enumerate(zip(setup.hands, setup.cups, strict=True)):
             self._place_all(hand, HANDS[player])
             self._place_all(cup, CUPS[player])
-        dealt = sum(len(z) + h for z, h in zip(self.known, self.hidden, strict=True))
-        if any(self.hidden):
-            self.hidden[DECK] = len(self.rules.cards) - dealt
-        else:
-            for card in self.rules.cards:
-                if self.loc[card] == UNSEEN:
-                    self._place(card, DECK)
+        self._deal_rest()
 
     def _place_all(self, cards: tuple[Card, ...] | int, zone: int) -> None:
         if isinstance(cards, int):
@@ -191,23 +187,8 @@ class Game(BaseGame[Setup, Event]):
 
     # -- simple queries -------------------------------------------------------
 
-    def hand_size(self, player: Player) -> int:
-        return self.size(HANDS[player])
-
     def cup_size(self, player: Player) -> int:
         return self.size(CUPS[player])
-
-    @property
-    def deck_size(self) -> int:
-        return len(self.known[DECK]) + self.hidden[DECK]
-
-    @property
-    def discard_size(self) -> int:
-        return len(self.known[DISCARD]) + self.hidden[DISCARD]
-
-    def hand(self, player: Player) -> tuple[Card, ...]:
-        """The known cards in a player's hand (all of it with full information)."""
-        return tuple(self.known[HANDS[player]])
 
     def river(self, player: Player) -> tuple[Card, ...]:
         return tuple(self.known[RIVERS[player]])

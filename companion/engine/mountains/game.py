@@ -116,6 +116,8 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     ZONE_COUNT = ZONE_COUNT
     UNSEEN = UNSEEN
     HANDS = HANDS
+    DECK = DECK
+    DISCARD = DISCARD
     MASKED = MOUNTAINS
     """The mountains: ``masks[player]`` holds the colors (and gold, bit 6) in that player's mountain."""
     EVENT_KINDS: ClassVar[dict[type, str]] = {
@@ -144,29 +146,9 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             else:
                 for card in hand:
                     self._place(card, HANDS[player])
-        if any(self.hidden):
-            self.hidden[DECK] = len(self.rules.cards) - sum(self.size(h) for h in HANDS)
-        else:
-            for card in self.rules.cards:
-                if self.loc[card] == UNSEEN:
-                    self._place(card, DECK)
+        self._deal_rest()
 
     # -- simple queries -------------------------------------------------------
-
-    def hand_size(self, player: Player) -> int:
-        return self.size(HANDS[player])
-
-    @property
-    def deck_size(self) -> int:
-        return len(self.known[DECK]) + self.hidden[DECK]
-
-    @property
-    def discard_size(self) -> int:
-        return self.size(DISCARD)
-
-    def hand(self, player: Player) -> tuple[Card, ...]:
-        """The known cards in a player's hand (all of it with full information)."""
-        return tuple(self.known[HANDS[player]])
 
     def mountain(self, player: Player) -> tuple[Card, ...]:
         return tuple(self.known[MOUNTAINS[player]])
