@@ -52,6 +52,10 @@ class InvalidStateTextError(CompanionError, ValueError):
     """A one-line state text that does not parse."""
 
 
+class UnknownRulesetError(CompanionError, ValueError):
+    """A ruleset name that no ruleset has ("chess")."""
+
+
 class ConfigError(CompanionError, ValueError):
     """A bad configuration value; the message names the key."""
 
@@ -94,3 +98,7 @@ class StorageError(CompanionError, OSError):
 
 class LimitError(CompanionError, ValueError):
     """Input beyond what the companion reads: nested too deep, a number too long, a file or image too large."""
+
+
+class PositionError(CompanionError, ValueError):
+    """A position that cannot be a table of Mandala: a card twice, counts beyond 108, a river of 7."""
