@@ -1,11 +1,12 @@
 """Vision accuracy and speed on rendered tables (``companion bench vision``).
 
 Frames come from the scene renderer (:mod:`companion.sim.scene`) with their
-ground truth. Accuracy: *recall* is the share of fully visible stickers read
-with the right id within 10 mm of where they lie; *precision* is the share of
-reported cards that are a real sticker of that id there, in the right zone
-(a wrong id or a wrong zone is an error). Partially covered stickers that are
-read correctly are neither required nor errors.
+ground truth. Accuracy: *recall* is the share of visible cards (a sticker
+fully in view) read with the right id, their card centre placed within 10 mm
+of where the card lies; *precision* is the share of reported cards that are
+a real card of that id there, in the right zone (a wrong id or a wrong zone
+is an error). Cards read from partially covered stickers are neither
+required nor errors.
 
 Speed is this thread's CPU time (``time.thread_time``), so other load on a
 shared machine does not inflate it; OpenCV runs on one thread and the
@@ -35,11 +36,11 @@ import cv2
 import numpy as np
 
 from companion.sim.scene import (
+    CardTruth,
     ForeignCode,
     PlacedCard,
     RenderedScene,
     SceneOptions,
-    StickerTruth,
     arm_polygon,
     random_table,
     render_table,
@@ -53,9 +54,9 @@ from companion.vision.payload import card_id_from_payload
 from companion.vision.pipeline import VisionPipeline
 
 MATCH_MM = 10.0
-# A sticker centre this close to a zone border has no zone a camera can be
+# A card centre this close to a zone border has no zone a camera can be
 # sure of (the cloth alone moves it that much). The random tables keep every
-# sticker 3 mm inside its zone, as players do, so precision counts every
+# card centre 3 mm inside its zone, as players do, so precision counts every
 # wrong zone; those on a border (a hand-placed card in a scenario) are also
 # counted apart. The pipeline lowers its confidence there.
 ON_BORDER_MM = 1.0
@@ -165,7 +166,7 @@ class Score:
         }
 
 
-def _nearest(truth: StickerTruth, observation: FrameObservation) -> float | None:
+def _nearest(truth: CardTruth, observation: FrameObservation) -> float | None:
     distances = [math.dist(truth.center_mm, c.center_mm) for c in observation.cards if c.card_id == truth.card_id]
     best = min(distances, default=math.inf)
     return best if best <= MATCH_MM else None
@@ -353,8 +354,9 @@ class _Bench:
             truths = scene.visible_truth()
             found = [(card_id_from_payload(s.payload), s.center) for s in symbols]
             visible += len(truths)
-            for truth in truths:
-                read += any(i == truth.card_id and math.dist(c, truth.center_px) < 20 for i, c in found)
+            for truth in truths:  # a card counts as read when one of its visible stickers is
+                read += any(i == truth.card_id and math.dist(c, sticker.center_px) < 20
+                            for i, c in found for sticker in truth.stickers if sticker.visible)
             wrong += sum(1 for i, _ in found if i is not None and i not in {t.card_id for t in scene.truth})
         return {"visible": visible, "recall": round(read / max(visible, 1), 4), "wrong_id": wrong,
                 "frame_ms_median": round(statistics.median(times), 1)}
@@ -416,13 +418,12 @@ def _all_ids() -> list[str]:
 
 
 def _card_in_random_zone(layout: Layout, rng: np.random.Generator, card_id: str) -> PlacedCard:
-    """A card laid loosely in a random open zone (rivers, fields, reveal areas), sticker near its centre."""
+    """A card laid loosely in a random open zone (rivers, fields, reveal areas), near the zone's centre."""
     names = [n for n in layout.zones if ".river." in n or ".field." in n or n.endswith("reveal")]
     zone = names[int(rng.integers(len(names)))]
     cx, cy = layout.zone_center(zone)
     rotation = float(rng.uniform(0, 360))
-    sx, sy = PlacedCard(card_id, (0.0, 0.0), rotation).sticker_center_mm(layout.card_mm, layout.sticker_mm)
-    return PlacedCard(card_id, (cx - sx + float(rng.uniform(-5, 5)), cy - sy + float(rng.uniform(-5, 5))), rotation)
+    return PlacedCard(card_id, (cx + float(rng.uniform(-5, 5)), cy + float(rng.uniform(-5, 5))), rotation)
 
 
 def _foreign_codes(layout: Layout, rng: np.random.Generator, count: int) -> tuple[ForeignCode, ...]:
