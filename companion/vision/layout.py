@@ -105,7 +105,7 @@ class Layout:
         Zones must not overlap (:func:`check_layout`); on a shared border the
         first zone in :data:`ZONE_NAMES` order wins, so the answer is stable.
         """
-        for name in self._names_in_order():
+        for name in self.zone_order():
             if point_in_polygon(point_mm, self.zones[name]):
                 return name
         return None
@@ -122,7 +122,8 @@ class Layout:
         """The fiducial with this ArUco id, or None."""
         return next((f for f in self.fiducials if f.id == fiducial_id), None)
 
-    def _names_in_order(self) -> Iterator[str]:
+    def zone_order(self) -> Iterator[str]:
+        """The zone names in the order :meth:`zone_at` tries them: interfaces.md's first, then any others."""
         yield from (name for name in ZONE_NAMES if name in self.zones)
         yield from (name for name in self.zones if name not in ZONE_NAMES)
 
