@@ -16,7 +16,9 @@ Scenarios: ``design`` (4608x2592, 16 mm stickers, random disturbances within
 the issue's bounds), ``webcam`` (1920x1080, 32 mm stickers), ``steady``
 (one card laid on a table already seen; the frame time that matters during
 play), ``robustness`` (one disturbance at its limit at a time), and
-``whole_frame`` (each decoder alone on whole frames, no pipeline).
+``whole_frame`` (each decoder alone on whole frames, no pipeline) and
+``sloppy`` (tables the sloppy players of :mod:`companion.sim.sloppy` laid,
+and their bump frames).
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per frame; all enter the medians")
     parser.add_argument("--decoders", default=",".join(DECODERS),
                         help=f"comma-separated decoders to compare (default {','.join(DECODERS)})")
-    parser.add_argument("--scenarios", default="design,webcam,steady,robustness,whole_frame",
+    parser.add_argument("--scenarios", default="design,webcam,steady,robustness,whole_frame,sloppy",
                         help="comma-separated subset of the scenarios")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--layout", default=None, help="layout file (default: the shipped one)")
@@ -97,6 +99,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         figures["robustness_4608"] = bench.robustness(decoders[0])
     if "whole_frame" in scenarios:
         figures["whole_frame_4608"] = {name: bench.whole_frame(name) for name in decoders}
+    if "sloppy" in scenarios:
+        figures["sloppy_4608"] = bench.sloppy(decoders[0])
     return figures
 
 
@@ -340,6 +344,48 @@ class _Bench:
             duplicates_reported += int(twin.card_id in observation.duplicates)
         return {**score.figures(), "duplicates": {"placed": count, "both_fully_visible": duplicates_placed,
                                                   "reported": duplicates_reported}}
+
+    def sloppy(self, decoder: str) -> dict[str, Any]:
+        """Tables the sloppy players laid (:mod:`companion.sim.sloppy`), and the frames of their bumps.
+
+        One resting table per game, past the first third (tight fans either
+        way up, one discard stack, cards over zone borders and fiducials),
+        under a random camera and light: cold scans, scored like ``design``.
+        Then the same table smeared by the game's first bump, fed as the next
+        frame: whatever it reports must still be right.
+        """
+        import random
+
+        from companion.engine import play_random_game
+        from companion.sim.styles import lay_game
+
+        rng = np.random.default_rng(self.seed + 5)
+        score, runs = self._score(), []
+        bumped = {"frames": 0, "board_found": 0, "cards_reported": 0, "wrong": 0}
+        for index in range(self.tables):
+            game = play_random_game(random.Random(self.seed + index))
+            script = lay_game(game, self.layout, "sloppy", seed=self.seed + index)
+            rests = [shot for shot in script.shots if shot.hand is None and shot.note in ("rest", "quick")]
+            shot = rests[int(rng.integers(len(rests) // 3, len(rests)))]
+            options = _options(rng, DESIGN, index, still=False)
+            scene = render_table(self.layout, shot.cards, options)
+            pipeline = VisionPipeline(self.layout, decoder, clock=time.thread_time)
+            observation = pipeline.scan(scene.image)
+            runs.append(observation)
+            score.add(observation, scene, 0)
+            bump = next((s for s in script.shots if s.blur_mm > 0), None)
+            if bump is None:
+                continue
+            smeared = render_table(self.layout, shot.cards, dataclasses.replace(
+                options, motion_mm=bump.blur_mm, motion_deg=bump.blur_deg))
+            during = pipeline.process(smeared.image)
+            bumped["frames"] += 1
+            bumped["board_found"] += during.board.found
+            bumped["cards_reported"] += len(during.cards)
+            bumped["wrong"] += sum(1 for card in during.cards if not any(
+                t.card_id == card.card_id and math.dist(t.center_mm, card.center_mm) <= MATCH_MM
+                for t in scene.truth))
+        return {**score.figures(), **_timing_figures(runs), "bump_frames": bumped}
 
     def whole_frame(self, decoder: str) -> dict[str, Any]:
         """The decoder alone on whole greyscale frames, as the issue's first measurement did."""
