@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Claim, Reveal, play_random_game, summary, table_record
-from companion.sim.scene import SceneOptions
+from companion.sim.scene import SceneOptions, parse_resolution
 from companion.sim.script import GameScript
 from companion.sim.styles import STYLES, lay_game
 from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
@@ -85,7 +85,7 @@ class GameResult:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    width, height = _resolution(args.resolution)
+    width, height = parse_resolution(args.resolution)
     styles = STYLES if args.style == "both" else (args.style,)
     jobs = [Job(style, args.seed + i, args.fps, (width, height), args.settle, args.observations == "ideal")
             for style in styles for i in range(args.games)]
@@ -185,16 +185,6 @@ def _feed(script: GameScript, layout: Layout, job: Job) -> tuple[Tracker, Iterat
     pipeline = TablePipeline(layout, settle_s=job.settle)
     frames = render_frames(script, layout, job.fps, SceneOptions(resolution=job.resolution, noise_sigma=2.0))
     return pipeline.tracker, (pipeline.feed(i, i / job.fps, image) for i, image in enumerate(frames))
-
-
-def _resolution(text: str) -> tuple[int, int]:
-    from companion.errors import ConfigError
-
-    try:
-        width, height = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
-    return width, height
 
 
 def _judge_warnings(script: GameScript, warnings: list[Warning], fps: float, settle: float) -> tuple[int, list[str]]:
