@@ -68,6 +68,7 @@ class GameResult:
     style: str
     seed: int
     events: int
+    """Events the tracker reported, the end-game reveal not counted (as ``expected_events``)."""
     frames: int
     seconds: float
     final_right: bool
@@ -160,7 +161,8 @@ def _play_one(job: Job) -> GameResult:
     injected_ok, false = _judge_warnings(script, warnings, job.fps, job.settle)
     latencies = _latencies(script, tracker.events, job.fps)
     return GameResult(
-        job.style, job.seed, len(tracker.events), frames, time.perf_counter() - start,
+        job.style, job.seed, sum(not isinstance(t.event, Reveal) for t in tracker.events), frames,
+        time.perf_counter() - start,
         final == truth, final is not None and final["winner"] == truth["winner"],
         _in_order(tracker.events, game), tuple(false), len(script.injections), injected_ok,
         tuple(lat for lat, _ in latencies),
