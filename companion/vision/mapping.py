@@ -7,6 +7,12 @@ each fiducial measures the residual where it lies, and a point between them
 gets the inverse-distance-weighted blend of those residuals (Shepard
 interpolation). Exact at every fiducial, smooth in between, equal to the
 plain homography when the cloth is flat.
+
+With a lens model (:mod:`companion.vision.lens`) every frame point is first
+undistorted, so the homography relates the ideal pinhole image to the mat
+and a wide lens's barrel does not bend the mat between the fiducials; mat
+points on their way back into the frame are distorted again. Without one,
+frame pixels are taken as pinhole pixels, as before.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import cv2
 import numpy as np
 
 from companion.vision.fiducials import FiducialSighting
+from companion.vision.lens import LensModel
 
 Point = tuple[float, float]
 
@@ -48,17 +55,23 @@ class MappingError(ValueError):
 
 
 class MatMapping:
-    """Frame pixels <-> mat millimetres, corrected locally between fiducials."""
+    """Frame pixels <-> mat millimetres, through the lens, corrected locally between fiducials.
+
+    :attr:`homography` maps undistorted (pinhole) pixels to mat millimetres;
+    without a lens those are the frame's own pixels.
+    """
 
     def __init__(
         self,
         sightings: Mapping[int, FiducialSighting],
         places: Mapping[int, FiducialPlace],
+        lens: LensModel | None = None,
     ) -> None:
         ids = sorted(set(sightings) & set(places))
         if len(ids) < 3:
             raise MappingError(f"{len(ids)} fiducials usable, at least 3 needed")
-        image = np.vstack([np.array(sightings[i].corners) for i in ids])
+        self.lens = lens
+        image = self._undistort(np.vstack([np.array(sightings[i].corners) for i in ids]))
         mat = np.vstack([places[i].corners_mm() for i in ids])
         homography, _ = cv2.findHomography(image, mat, 0)
         if homography is None or abs(np.linalg.det(homography)) < 1e-12:
@@ -77,7 +90,7 @@ class MatMapping:
 
     def image_to_mat(self, points: Sequence[Point] | np.ndarray) -> np.ndarray:
         """(N, 2) frame pixels -> (N, 2) mat millimetres."""
-        flat = _apply(self.homography, np.asarray(points, dtype=np.float64).reshape(-1, 2))
+        flat = _apply(self.homography, self._undistort(np.asarray(points, dtype=np.float64).reshape(-1, 2)))
         corrected: np.ndarray = flat + self._correction(flat)
         return corrected
 
@@ -87,7 +100,8 @@ class MatMapping:
         flat = target.copy()
         for _ in range(4):  # fixed point of flat + correction(flat) = target; converges fast
             flat = target - self._correction(flat)
-        return _apply(self.inverse, flat)
+        pinhole = _apply(self.inverse, flat)
+        return pinhole if self.lens is None else self.lens.distort(pinhole)
 
     def px_per_mm(self, at_mm: Point) -> float:
         """Image scale (pixels per millimetre) around a mat point."""
@@ -95,6 +109,9 @@ class MatMapping:
         pts = self.mat_to_image([(x, y), (x + 10.0, y), (x, y + 10.0)])
         (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
         return float(np.sqrt(abs(ax * by - ay * bx))) / 10.0
+
+    def _undistort(self, points: np.ndarray) -> np.ndarray:
+        return points if self.lens is None else self.lens.undistort(points)
 
     def _correction(self, flat_mm: np.ndarray) -> np.ndarray:
         diff = flat_mm[:, None, :] - self._anchors_mm[None, :, :]

@@ -33,6 +33,7 @@ from companion.vision.decoders import (
 )
 from companion.vision.fiducials import FiducialDetector, FiducialSighting
 from companion.vision.frames import check_frame, grey_crop, to_grey
+from companion.vision.lens import LensError, LensModel, lens_for_frames
 from companion.vision.mapping import FiducialPlace, MappingError, MatMapping
 from companion.vision.observation import BoardStatus, CardObservation, FrameObservation, Region
 from companion.vision.payload import card_id_from_payload
@@ -190,8 +191,13 @@ class VisionPipeline:
         whole_frame_decode: bool = False,
         sharpen_retry: bool = True,
         clock: Callable[[], float] = time.perf_counter,
+        lens: LensModel | None = None,
     ) -> None:
         """``decoder``: a name from :data:`~companion.vision.decoders.DECODERS` or an instance.
+
+        ``lens``: the camera's lens model (:func:`companion.vision.lens.load_lens`
+        reads the one ``companion calibrate`` stored); points are mapped
+        through it. None takes frame pixels as a pinhole camera's.
 
         ``whole_frame_decode`` also hands the whole frame to the decoder on a
         cold scan (slower; for comparisons); ``sharpen_retry`` decodes crops
@@ -200,6 +206,8 @@ class VisionPipeline:
         (benchmarks pass ``time.thread_time`` to be immune to other load).
         """
         self.layout = layout
+        self.lens = lens
+        self._frame_lens: LensModel | None = None  # the lens scaled to the frames seen
         self._clock = clock
         self.decoder: Decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.whole_frame_decode = whole_frame_decode
@@ -227,6 +235,11 @@ class VisionPipeline:
 
     # ------------------------------------------------------------------ public
 
+    def use_lens(self, lens: LensModel | None) -> None:
+        """Map through another lens model from the next frame on (everything known is forgotten)."""
+        self.lens = lens
+        self._shape = None
+
     @property
     def mapping(self) -> MatMapping | None:
         """The current frame-to-mat mapping (None while the board is not found)."""
@@ -251,9 +264,12 @@ class VisionPipeline:
         """
         if (refused := _refuse(frame)) is not None:
             return refused
-        self.frames += 1
         watch = _Stopwatch(self._clock)
-        self._adapt_to(frame)
+        try:
+            self._adapt_to(frame)
+        except LensError as error:  # a calibration of another camera: an answer, as for a corrupt frame
+            return FrameObservation(BoardStatus(False, (), 0, f"unusable frame: {error}"))
+        self.frames += 1
         assert self._changes is not None
         with watch.stage("fiducials"):
             seen = self._fiducials.detect(frame, self._fiducial_step)
@@ -312,6 +328,7 @@ class VisionPipeline:
     def _adapt_to(self, frame: np.ndarray) -> None:
         if self._shape == frame.shape and self._changes is not None:
             return
+        self._frame_lens = lens_for_frames(self.lens, frame.shape)
         self._shape = frame.shape
         self._known, self._mapping, self._reads, self._age = {}, None, [], 0
         width = frame.shape[1]
@@ -374,7 +391,7 @@ class VisionPipeline:
         self._age = 0 if all_seen else self._age + 1
         ids = tuple(sorted(seen))
         try:
-            mapping = MatMapping(use, self._places)
+            mapping = MatMapping(use, self._places, self._frame_lens)
         except MappingError as error:
             self._mapping, self._known, self._visible = None, dict(seen), set(seen)
             seen_text = f"saw {len(seen)} of {len(self._places)} fiducials {list(ids)}"
