@@ -31,6 +31,10 @@ Point = tuple[float, float]
 # Below this distance (mm) a fiducial's own residual dominates; it keeps the
 # weights finite on top of a marker.
 _SMOOTHING_MM = 20.0
+# The fiducials used must span at least this share of the area all of them span:
+# three along one edge of the mat fit their own corners exactly and the far side
+# of the mat by wild extrapolation.
+MIN_SPREAD = 0.05
 # A fit whose fiducial corners land further off than this (mm) is not the mat:
 # a misdetected marker or a layout that does not match the table.
 MAX_RESIDUAL_MM = 10.0
@@ -71,6 +75,9 @@ class MatMapping:
         if len(ids) < 3:
             raise MappingError(f"{len(ids)} fiducials usable, at least 3 needed")
         self.lens = lens
+        spread = _hull_area([places[i].center_mm for i in ids])
+        if spread < MIN_SPREAD * _hull_area([p.center_mm for p in places.values()]):
+            raise MappingError(f"fiducials {ids} lie nearly in a line: they cannot place the rest of the mat")
         image = self._undistort(np.vstack([np.array(sightings[i].corners) for i in ids]))
         mat = np.vstack([places[i].corners_mm() for i in ids])
         homography, _ = cv2.findHomography(image, mat, 0)
@@ -125,3 +132,10 @@ def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     if len(points) == 0:
         return points.reshape(0, 2)
     return cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+
+
+def _hull_area(points: Sequence[Point]) -> float:
+    if len(points) < 3:
+        return 0.0
+    hull = cv2.convexHull(np.asarray(points, np.float32).reshape(-1, 1, 2))
+    return float(cv2.contourArea(hull))
