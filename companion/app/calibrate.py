@@ -27,6 +27,7 @@ import numpy as np
 
 from companion.app.focus import FocusSweep, fiducial_blur, overall_blur, zone_blur
 from companion.errors import FrameError
+from companion.markers.sizing import STICKER_SIZES_MM, WANTED_PX_PER_MODULE
 from companion.ui.screens import CalibrationVerdict
 from companion.vision.frames import check_frame
 from companion.vision.layout import Layout
@@ -38,8 +39,8 @@ from companion.vision.sheet import SheetView, find_sheet
 from companion.vision.stickers import QR_MODULES, STICKER_MODULES, stickers_clash
 
 # Decoders read reliably from about 3 px per module (hardware/camera.md,
-# ../shared/notes/vision-anchors.md): the camera mode is chosen for that.
-MODE_PX_PER_MODULE = 3.0
+# ../shared/notes/vision-anchors.md): the camera mode and sticker size are chosen for that.
+MODE_PX_PER_MODULE = WANTED_PX_PER_MODULE
 # The pipeline reads every sticker of the benchmark's 1920x1080 tables at
 # 2.7 px per module (tilt up to 10 degrees: 2.5 on the far side); below
 # these the set-up is not ready.
@@ -48,9 +49,6 @@ MIN_EDGE_PX_PER_MODULE = 2.4
 # The pipeline reads every sticker up to the renderer's blur sigma 1.5 px,
 # which this measure reads as 1.57 (the rendering's own softness adds in).
 MAX_BLUR_PX = 1.6
-# Sticker sides companion markers prints (mm): 16 mm is the set's; larger
-# ones for a larger mat or a camera further up, up to what fits twice on a card.
-STICKER_SIZES_MM = (16.0, 20.0, 24.0, 28.0, 32.0)
 # Camera Module 3 modes with the full field of view, smallest first: the
 # binned one is chosen only when it still gives MIN_PX_PER_MODULE
 # (the 1536x864 mode is a centre crop and never sees the whole mat).
