@@ -64,6 +64,11 @@ FORMAT = "mandala-calibration/1"
 # under this (px): more means the points disagree (a marker misread, a
 # cloth lifted far off the table) and the starting model is safer.
 MAX_LENS_RMS_PX = 2.0
+# ... and only if it explains what the starting model could not: a quarter of
+# its error and at least this much (px). Below that the fit is fitting the
+# corners' noise, and three radial terms fitted to noise bend the frame's far
+# corners, where no fiducial holds them.
+MIN_LENS_GAIN_PX = 0.2
 
 
 @dataclass(frozen=True)
@@ -304,7 +309,8 @@ def _fit_lens(image: np.ndarray, layout: Layout, pipeline: VisionPipeline, start
         views += [(view.sheet_mm, view.image_px) for view in more]
         used.append("sheet images")
     fit: LensFit | None = fit_lens(views, start) if views else None
-    if fit is None or fit.rms_px > MAX_LENS_RMS_PX:
+    if (fit is None or fit.rms_px > MAX_LENS_RMS_PX or fit.rms_px > 0.75 * fit.start_rms_px
+            or fit.start_rms_px - fit.rms_px < MIN_LENS_GAIN_PX):
         return LensCalibration(start, start_name, (), sum(len(v[0]) for v in views), None,
                                fit.start_rms_px if fit else None)
     return LensCalibration(fit.lens, start_name, tuple(used), fit.points, fit.rms_px, fit.start_rms_px)
@@ -403,20 +409,40 @@ def _problems(calibration: Calibration, layout: Layout, mapping: MatMapping) -> 
         elif calibration.px_per_module_min is not None:
             worst = calibration.px_per_module_min * calibration.mode[0] / width
             if worst < MIN_EDGE_PX_PER_MODULE:
-                problems.append(Problem(
-                    "tilted", f"far side of the mat has {worst:.1f} px per module (at least "
-                    f"{MIN_EDGE_PX_PER_MODULE})", "point the camera straight down at the mat's centre",
-                    "Point camera straight down"))
+                problems.append(_edge_problem(calibration, layout, mapping, worst))
     if calibration.blur_px is None:
         problems.append(Problem("focus-unknown", "cannot measure focus (no clean fiducial edge)",
                                 "light the mat evenly and keep the fiducials in view", "Light the mat"))
-    elif calibration.blur_px > MAX_BLUR_PX:
+    elif calibration.soft_zones and len(calibration.soft_zones) < len(calibration.zone_blur):
+        problems.append(_soft_zones_problem(calibration))  # some sharp, some soft: focus is not the whole story
+    elif calibration.blur_px > MAX_BLUR_PX or calibration.soft_zones:
         problems.append(Problem("blurred", f"blurred: edges spread {calibration.blur_px:.1f} px (at most "
                                 f"{MAX_BLUR_PX})", "turn the lens / set camera.focus (LensPosition) for the "
                                 "camera height", "Focus the lens"))
-    elif calibration.soft_zones:
-        problems.append(_soft_zones_problem(calibration))
     return problems
+
+
+# The mat's corners seen this unevenly (smallest over largest px/mm) mean a
+# tilted camera; evenly smaller than the middle, a wide lens's barrel.
+TILT_RATIO = 0.85
+
+
+def _edge_problem(calibration: Calibration, layout: Layout, mapping: MatMapping, worst: float) -> Problem:
+    """Too few pixels per module at the mat's edges: a tilted camera, or a lens that shrinks the edges."""
+    message = f"far side of the mat has {worst:.1f} px per module (at least {MIN_EDGE_PX_PER_MODULE})"
+    width, height = layout.size_mm
+    corners = [mapping.px_per_mm((x, y)) for x in (0.1 * width, 0.9 * width) for y in (0.1 * height, 0.9 * height)]
+    if min(corners) < TILT_RATIO * max(corners):
+        return Problem("tilted", message, "point the camera straight down at the mat's centre",
+                       "Point camera straight down")
+    size = calibration.sticker_mm_needed
+    message = f"the mat's edges have {worst:.1f} px per module (at least {MIN_EDGE_PX_PER_MODULE})"
+    if size is not None and size > layout.sticker_mm:
+        return Problem("small-edges", message, f"the lens shrinks the mat's edges: print {size:g} mm stickers "
+                       f"(companion markers --sticker-mm {size:g} --out DIR), or use the standard lens",
+                       f"Print {size:g} mm stickers")
+    return Problem("small-edges", message, "the lens shrinks the mat's edges: use the standard lens higher up",
+                   "Use the standard lens")
 
 
 def _soft_zones_problem(calibration: Calibration) -> Problem:

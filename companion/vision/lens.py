@@ -41,9 +41,11 @@ Points = npt.NDArray[np.float64]
 Row = tuple[float, float, float]
 Matrix3 = tuple[Row, Row, Row]
 
-# Iterations of OpenCV's undistortion: its default of 5 leaves a wide lens's
-# corners a pixel off; 20 reach 1e-6 of the focal length (tested up to k1 = -0.3).
+# Iterations of OpenCV's undistortion (its default of 5 leaves a wide lens's
+# corners a pixel off), then Newton steps on the projection (LensModel.undistort).
 _UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-7)
+_NEWTON_STEPS = 4
+_TOLERANCE_PX = 0.001
 CM3_SENSOR = (4608, 2592)
 """The Camera Module 3 sensor in pixels; every full-view mode sees the same field, scaled."""
 CM3_PIXEL_MM = 0.0014
@@ -120,13 +122,53 @@ class LensModel:
         return not any(self.distortion)
 
     def undistort(self, points: Sequence[Point] | Points) -> Points:
-        """(N, 2) frame pixels -> (N, 2) pixels of the ideal pinhole camera with the same camera matrix."""
+        """(N, 2) frame pixels -> (N, 2) pixels of the ideal pinhole camera with the same camera matrix.
+
+        OpenCV's undistortion is a fixed-point iteration, which strays toward
+        the edges of a strongly barrelled frame (k1 = -0.3: 40 px off near a
+        corner). Its answer, and the point itself, start a few Newton steps on
+        OpenCV's own projection (:meth:`distort`, whose Jacobian
+        ``cv2.projectPoints`` gives); the closer of the two is kept.
+        """
         flat = np.asarray(points, np.float64).reshape(-1, 1, 2)
         if self.is_pinhole or len(flat) == 0:
             return flat.reshape(-1, 2).copy()
         matrix = self.matrix
-        ideal = cv2.undistortPointsIter(flat, matrix, self.coefficients, np.eye(3), matrix, _UNDISTORT_CRITERIA)
-        return np.asarray(ideal, np.float64).reshape(-1, 2)
+        target = flat.reshape(-1, 2)
+        opencv = np.asarray(cv2.undistortPointsIter(flat, matrix, self.coefficients, np.eye(3), matrix,
+                                                    _UNDISTORT_CRITERIA), np.float64).reshape(-1, 2)
+        astray = np.linalg.norm(self.distort(opencv) - target, axis=1) > _TOLERANCE_PX
+        if not astray.any():
+            return opencv
+        best, error = opencv[astray], np.full(int(astray.sum()), np.inf)
+        for start in (opencv[astray], target[astray]):
+            found, miss = self._newton(start, target[astray])
+            better = miss < error
+            best[better], error[better] = found[better], miss[better]
+        opencv[astray] = best
+        return opencv
+
+    def _newton(self, start: Points, target: Points) -> tuple[Points, npt.NDArray[np.float64]]:
+        """Refine pinhole pixels ``start`` until they distort onto ``target``; the result and its miss (px)."""
+        matrix = self.matrix
+        focal = np.array([matrix[0, 0], matrix[1, 1]])
+        centre = np.array([matrix[0, 2], matrix[1, 2]])
+        normalised = (start - centre) / focal
+        zero = np.zeros(3)
+        for _ in range(_NEWTON_STEPS):
+            rays = np.column_stack([normalised, np.ones(len(normalised))])
+            image, jacobian = cv2.projectPoints(rays, zero, zero, matrix, self.coefficients)
+            residual = np.asarray(image, np.float64).reshape(-1, 2) - target
+            # With the rotation and translation zero, moving the translation moves the ray: columns 3-4.
+            blocks = np.asarray(jacobian, np.float64)[:, 3:5].reshape(-1, 2, 2)
+            solvable = np.abs(np.linalg.det(blocks)) > 1e-9
+            step = np.zeros_like(normalised)
+            step[solvable] = np.linalg.solve(blocks[solvable], residual[solvable][..., None])[..., 0]
+            normalised = normalised - step
+        rays = np.column_stack([normalised, np.ones(len(normalised))])
+        image, _ = cv2.projectPoints(rays, zero, zero, matrix, self.coefficients)
+        miss = np.linalg.norm(np.asarray(image, np.float64).reshape(-1, 2) - target, axis=1)
+        return normalised * focal + centre, np.where(np.isfinite(miss), miss, np.inf)
 
     def distort(self, points: Sequence[Point] | Points) -> Points:
         """(N, 2) ideal pinhole pixels -> (N, 2) frame pixels (inverse of :meth:`undistort`)."""

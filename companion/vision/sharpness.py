@@ -96,16 +96,16 @@ def directional_rises(rises: np.ndarray, span: float) -> tuple[float, float] | N
 
 
 class SmearMeter:
-    """Motion smear (px) per fiducial, against each marker's own rise when the frame was sharp.
+    """Motion smear (px) per fiducial, against each marker's own rises when the frame was sharp.
 
-    The sharp rise is the smallest one-direction rise seen so far for that
-    marker: a smear widens at most one direction fully, so a still frame
-    soon shows it. Until then (a first frame smeared at 45 degrees) the
-    smear is underestimated, never invented.
+    The sharp rise of each of a marker's two edge directions is the smallest
+    seen so far: a lens or a tilted camera may make them differ for good,
+    a smear widens them for a frame or two. Until a still frame was seen (a
+    first frame already smeared) the smear is underestimated, never invented.
     """
 
     def __init__(self) -> None:
-        self._sharp: dict[int, float] = {}
+        self._sharp: dict[int, tuple[float, float]] = {}
 
     def measure(self, image: np.ndarray, sightings: Iterable[FiducialSighting]) -> dict[int, float]:
         smear = {}
@@ -113,9 +113,10 @@ class SmearMeter:
             pair = directional_rises(edge_rises(image, sighting), 2 * _reach(sighting))
             if pair is None:
                 continue
-            sharp = min(self._sharp.get(sighting.id, math.inf), *pair)
+            known = self._sharp.get(sighting.id, (math.inf, math.inf))
+            sharp = (min(known[0], pair[0]), min(known[1], pair[1]))
             self._sharp[sighting.id] = sharp
-            extra = sum(max(0.0, rise**2 - sharp**2) for rise in pair)
+            extra = sum(max(0.0, rise**2 - base**2) for rise, base in zip(pair, sharp, strict=True))
             smear[sighting.id] = math.sqrt(extra) / RISE_PER_SMEAR
         return smear
 
