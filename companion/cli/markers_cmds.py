@@ -47,14 +47,15 @@ def run(args: argparse.Namespace) -> int:
     if not 150 <= args.dpi <= 1200:
         print(f"companion markers: --dpi {args.dpi} out of 150..1200", file=sys.stderr)
         return 2
-    resolution = _resolution(args.resolution)
-    sticker_mm = _sticker_mm(args.sticker_mm, layout, args.lens, resolution)
+    lens = getattr(args, "lens", "standard")
+    resolution = _resolution(getattr(args, "resolution", "4608x2592"))
+    sticker_mm = _sticker_mm(getattr(args, "sticker_mm", None), layout, lens, resolution)
     sized = dataclasses.replace(layout, sticker_mm=sticker_mm)
     for path in write_markers(args.out, sized, args.dpi):
         print(path)
     if sticker_mm != layout.sticker_mm:
         print(_write_layout(args.out / "layout.json", sized))
-    print(_fit_line(sized, args.lens, resolution), file=sys.stderr)
+    print(_fit_line(sized, lens, resolution), file=sys.stderr)
     print("print the PDFs at 100% scale (no 'fit to page'); check the 100 mm bar", file=sys.stderr)
     return 0
 
