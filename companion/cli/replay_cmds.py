@@ -79,24 +79,14 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_sim_game(args: argparse.Namespace) -> int:
     from companion.engine import play_random_game
     from companion.sim.frames import write_game
-    from companion.sim.scene import SceneOptions
+    from companion.sim.scene import SceneOptions, parse_resolution
     from companion.sim.styles import lay_game
     from companion.vision.layout import load_layout
 
-    width, height = _resolution(args.resolution)
+    width, height = parse_resolution(args.resolution)
     layout = load_layout()
     game = play_random_game(random.Random(args.seed), first_player=0 if args.first_player == "p1" else 1)
     script = lay_game(game, layout, args.style, seed=args.seed)
     count = write_game(args.out, script, layout, args.fps, SceneOptions(resolution=(width, height), noise_sigma=2.0))
     print(f"wrote {count} frames of a {len(game.stack)}-event {args.style} game to {args.out}", file=sys.stderr)
     return 0
-
-
-def _resolution(text: str) -> tuple[int, int]:
-    from companion.errors import ConfigError
-
-    try:
-        width, height = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
-    return width, height

@@ -1,8 +1,10 @@
 """``companion vision detect|show``: what the camera sees on one image.
 
 ``detect IMAGE --json`` prints the document of interfaces.md section 5 (plus
-``duplicates``); ``show IMAGE --out FILE`` writes the image with zones,
-fiducials and reads drawn, for people setting up their table. Both exit 0
+``duplicates``, and per card ``stickers_mm``: the stickers its centre was
+found from); ``show IMAGE --out FILE`` writes the image with zones,
+fiducials, reads and each card's centre drawn, for people setting up their
+table. Both exit 0
 when the board was found and 3 when it was not.
 """
 

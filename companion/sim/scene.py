@@ -268,6 +268,17 @@ class RenderedScene:
         return tuple(t for t in self.truth if t.visible)
 
 
+def parse_resolution(text: str) -> tuple[int, int]:
+    """``"4608x2592"`` -> (4608, 2592); a ConfigError naming the text otherwise."""
+    from companion.errors import ConfigError
+
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
+    return width, height
+
+
 # --------------------------------------------------------------------------- rendering
 
 

@@ -66,6 +66,9 @@ class GameScript:
     shots: tuple[Shot, ...]
     injections: tuple[Injection, ...] = ()
     style: str = "tidy"
+    event_done_s: tuple[float, ...] = ()
+    """For each event of ``game.stack``: when the table shows it done (its cards laid or taken, the
+    hand gone), in seconds from the start; what the tracker has to catch up with."""
 
     @property
     def duration_s(self) -> float:
