@@ -4,7 +4,11 @@ One small interface, :class:`Camera` (``open``, ``read``, ``close``, a
 context manager, ``recover`` after a loss), and four sources:
 
 - :class:`FileSource`: a folder of frames in file-name order, or a video
-  file; what tests, ``replay`` and ``run --camera PATH`` read.
+  file; what tests, ``replay`` and ``run --camera PATH`` read. A frame that
+  cannot be read (an empty or cut-short file, a damaged video frame, an
+  image too large to decode) is skipped, logged and counted
+  (:attr:`FileSource.skipped`), as a camera drops a frame: one bad file
+  never ends a run.
 - :class:`V4L2Source`: a USB webcam through OpenCV's V4L2 backend.
 - :class:`Picamera2Source`: the Camera Module 3 through the apt picamera2
   (OpenCV cannot open the CSI camera); imported only when opened.
@@ -33,15 +37,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import CameraLost, DeviceError, FrameError
+from companion.errors import CameraLost, DeviceError, FrameError, LimitError
 
 if TYPE_CHECKING:
     import numpy as np
 
     from companion.app.config import CameraSettings
 
-log = logging.getLogger("companion.camera")
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+BAD_VIDEO_RUN = 30
+"""Failed video reads in a row taken as the end of the video (one damaged frame fails one read)."""
+
+log = logging.getLogger("companion.camera")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +146,8 @@ class FileSource(Camera):
         self._video: Any = None
         self._next = start_frame
         self._opened = False
+        self.skipped = 0
+        """Frames that could not be read and were passed over."""
 
     def open(self) -> None:
         if self._opened:
@@ -167,7 +176,14 @@ class FileSource(Camera):
     def read(self) -> Frame | None:
         if not self._opened:
             raise DeviceError(f"{self.path}: read before open")
-        image = self._read_image() if self._files is not None else self._read_video()
+        while True:
+            try:
+                image = self._read_image() if self._files is not None else self._read_video()
+                break
+            except (FrameError, LimitError, OSError) as error:  # OSError: a file that vanished or is locked away
+                self.skipped += 1
+                log.warning("frame %d skipped (%d so far): %s", self._next, self.skipped, error)
+                self._next += 1
         if image is None:
             return None
         at = self._pacer.wait()
@@ -179,15 +195,21 @@ class FileSource(Camera):
         assert self._files is not None
         if self._next >= len(self._files):
             return None
-        path = self._files[self._next]
-        image = _cv2().imread(str(path), _cv2().IMREAD_COLOR)
-        if image is None:
-            raise FrameError(f"{path}: not an image OpenCV can read")
-        return image  # type: ignore[no-any-return]
+        from companion.vision.frames import read_image
+
+        return read_image(self._files[self._next])
 
     def _read_video(self) -> np.ndarray | None:
-        ok, image = self._video.read()
-        return image if ok else None
+        for failed in range(BAD_VIDEO_RUN):
+            ok, image = self._video.read()
+            if ok and image is not None:
+                if failed:
+                    self.skipped += failed
+                    log.warning("%s: %d damaged frame(s) before frame %d skipped (%d so far)", self.path, failed,
+                                self._next + failed, self.skipped)
+                    self._next += failed
+                return image  # type: ignore[no-any-return]
+        return None  # the end of the video (or nothing readable for BAD_VIDEO_RUN frames)
 
     def close(self) -> None:
         if self._video is not None:

@@ -451,12 +451,14 @@ def _journal_state(folder: Path) -> list[Finding]:
     if not (folder / JOURNAL_FILE).exists():
         return []
     try:
-        with Journal.open(folder, create=False) as journal:
+        with Journal.read(folder) as journal:
             games = journal.games()
+            findings = journal.findings
     except CompanionError as error:
         return [fail("journal", str(error))]
     running = sum(1 for g in games if g.running)
-    return [ok("journal", f"{len(games)} game(s), {running} running")]
+    return [ok("journal", f"{len(games)} game(s), {running} running"),
+            *(warn("journal", finding) for finding in findings)]
 
 
 # -- all ----------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from PIL import Image, ImageDraw
 from companion.app import notify
 from companion.app.camera import Camera, Frame
 from companion.app.session import Session
-from companion.errors import CameraLost, CompanionError, DeviceError
+from companion.errors import EXIT_TEMPFAIL, CameraLost, CompanionError, DeviceError
 from companion.tracker.display import CameraStatus as CameraState
 from companion.tracker.display import DisplayModel
 from companion.ui import text as t
@@ -201,7 +201,7 @@ class Runner:
         if self.error is not None:
             raise self.error
         if self.exit_request is AppAction.RESTART:
-            return 75  # EX_TEMPFAIL: systemd's Restart=on-failure starts us again
+            return EXIT_TEMPFAIL  # systemd's Restart=on-failure starts us again
         return 0
 
     def request_stop(self) -> None:
@@ -229,7 +229,9 @@ class Runner:
         _quietly(self.camera.close)
         if not any(thread.is_alive() for thread in self._threads) and self.session.journal is not None:
             self.session.journal.close()  # a worker stuck mid-append keeps it; the OS closes it at exit
-        log.info("stopped after %d frames (%d dropped)", self.session.frames, self.mailbox.dropped)
+        skipped = getattr(self.camera, "skipped", 0)
+        log.info("stopped after %d frames (%d dropped%s)", self.session.frames, self.mailbox.dropped,
+                 f", {skipped} unreadable skipped" if skipped else "")
 
     # -- capture thread -------------------------------------------------------------------
 
@@ -312,8 +314,8 @@ class Runner:
                 self._publish(self.session.model(self._idle_now(item), camera=camera))
                 self._beats += 1
             self._apply_commands()
-        except BaseException as error:  # raised again by run() in the main thread
-            log.exception("worker failed")
+        except BaseException as error:  # raised again by run() in the main thread, where the CLI says it
+            log.error("worker stopped: %s", error if isinstance(error, CompanionError) else repr(error))
             self.error = error
         finally:
             self.done.set()
@@ -469,6 +471,8 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
     log.info("lens: %s", "pinhole (none given)" if lens is None else f"{lens.name}, k = {lens.distortion[:2]}")
     journal = Journal.open(config.state_dir)
     share_with_group(config.state_dir)
+    for finding in journal.findings:  # what was missing or damaged, and what was restored: said, never silent
+        log.warning("journal: %s", finding)
     session = Session(pipeline, journal)
     session.resume()
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)

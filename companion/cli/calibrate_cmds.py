@@ -91,7 +91,7 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
         verdict_text,
         write_calibration,
     )
-    from companion.cli.vision_cmds import read_image
+    from companion.vision.frames import read_image
     from companion.vision.layout import load_layout
     from companion.vision.pipeline import VisionPipeline
 

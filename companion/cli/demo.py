@@ -59,10 +59,9 @@ def run_demo(args: argparse.Namespace) -> int:
 
     setup_logging("error")  # the story says what happens; log lines would only repeat it
     seed = _seed(args)
-    if args.fps <= 0:
-        from companion.errors import ConfigError
+    from companion.app.config import FPS_RANGE, check_number
 
-        raise ConfigError(f"--fps {args.fps}: must be more than 0")
+    check_number("--fps", args.fps, FPS_RANGE)
     started = time.perf_counter()
     layout = load_layout()
     game = play_random_game(random.Random(seed), first_player=0)

@@ -42,23 +42,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_replay(args: argparse.Namespace) -> int:
     from companion.app.camera import FileSource
+    from companion.app.config import FPS_RANGE, SETTLE_RANGE, check_number
     from companion.app.table import TableLog, TablePipeline
     from companion.engine import summary
-    from companion.errors import ConfigError
     from companion.vision.layout import load_layout
 
-    if args.fps <= 0:
-        raise ConfigError(f"--fps {args.fps}: must be more than 0")
+    check_number("--fps", args.fps, FPS_RANGE)
+    check_number("--settle", args.settle, SETTLE_RANGE)
     from companion.vision.lens import load_lens
 
     lens = None if args.calibration is None else load_lens(args.calibration)
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
                              first_player=0 if args.first_player == "p1" else 1, lens=lens)
     log = TableLog()
-    with FileSource(args.input) as source:
+    source = FileSource(args.input)
+    with source:
         while (frame := source.read()) is not None:
             log.add(pipeline.feed(frame.index, frame.index / args.fps, frame.image))
             log.frames += 1
+        if source.skipped:
+            print(f"{args.input}: {source.skipped} unreadable frame(s) skipped", file=sys.stderr)
     game = pipeline.tracker.game
     result: dict[str, Any] = {
         "events": [{"frame": frame, "event": event} for frame, event in log.events],
@@ -77,12 +80,14 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_sim_game(args: argparse.Namespace) -> int:
+    from companion.app.config import FPS_RANGE, check_number
     from companion.engine import play_random_game
     from companion.sim.frames import write_game
     from companion.sim.scene import SceneOptions, parse_resolution
     from companion.sim.styles import lay_game
     from companion.vision.layout import load_layout
 
+    check_number("--fps", args.fps, FPS_RANGE)
     width, height = parse_resolution(args.resolution)
     layout = load_layout()
     game = play_random_game(random.Random(args.seed), first_player=0 if args.first_player == "p1" else 1)

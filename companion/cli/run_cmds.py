@@ -59,16 +59,17 @@ def _exit_on_signal(number: int, frame: FrameType | None) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
+    from companion.app.config import FPS_RANGE, check_number
     from companion.errors import ConfigError
 
     if args.camera is None and (args.start_frame is not None or args.recorded_fps is not None):
         raise ConfigError("--start-frame and --recorded-fps need --camera PATH")
-    for name in ("fps", "recorded_fps", "start_frame"):
-        value = getattr(args, name)
-        if value is not None and value < 0:
-            raise ConfigError(f"--{name.replace('_', '-')} {value}: must be 0 or more")
-    if args.recorded_fps == 0:
-        raise ConfigError("--recorded-fps 0: must be more than 0")
+    if args.fps is not None:
+        check_number("--fps", args.fps, FPS_RANGE, zero=True)
+    if args.recorded_fps is not None:
+        check_number("--recorded-fps", args.recorded_fps, FPS_RANGE)
+    if args.start_frame is not None:
+        check_number("--start-frame", args.start_frame, (0, 10**9))
 
 
 def _with_overrides(config: Config, args: argparse.Namespace) -> Config:

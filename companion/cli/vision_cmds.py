@@ -21,6 +21,7 @@ import numpy as np
 
 from companion.errors import FrameError
 from companion.vision.decoders import DECODERS, DEFAULT_DECODER
+from companion.vision.frames import read_image
 from companion.vision.layout import DEFAULT_LAYOUT_PATH, load_layout
 from companion.vision.lens import load_lens
 from companion.vision.observation import FrameObservation
@@ -101,17 +102,6 @@ def _look(args: argparse.Namespace) -> tuple[np.ndarray, FrameObservation, Visio
     lens = None if args.calibration is None else load_lens(args.calibration)
     pipeline = VisionPipeline(layout, args.decoder, lens=lens)
     return frame, pipeline.scan(frame), pipeline
-
-
-def read_image(path: Path) -> np.ndarray:
-    """A BGR image from a file; FrameError (one line naming the file) otherwise."""
-    if not path.is_file():
-        raise FrameError(f"{path}: no such image file")
-    data = np.fromfile(path, dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise FrameError(f"{path}: not an image OpenCV can read")
-    return image
 
 
 def _human(path: Path, observation: FrameObservation) -> str:

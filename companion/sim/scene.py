@@ -269,13 +269,17 @@ class RenderedScene:
 
 
 def parse_resolution(text: str) -> tuple[int, int]:
-    """``"4608x2592"`` -> (4608, 2592); a ConfigError naming the text otherwise."""
+    """``"4608x2592"`` -> (4608, 2592); a ConfigError naming the text otherwise (or a size no image may have)."""
     from companion.errors import ConfigError
+    from companion.vision.frames import MAX_IMAGE_PIXELS
 
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
+    if not (16 <= width <= 16384 and 16 <= height <= 16384 and width * height <= MAX_IMAGE_PIXELS):
+        raise ConfigError(f"--resolution {text}: each side 16..16384 pixels, at most "
+                          f"{MAX_IMAGE_PIXELS // 1_000_000} MP in all (the camera's is 4608x2592)")
     return width, height
 
 

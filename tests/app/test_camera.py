@@ -23,7 +23,7 @@ from companion.app.camera import (
     v4l2_device,
 )
 from companion.app.config import CameraSettings
-from companion.errors import CameraLost, DeviceError, FrameError
+from companion.errors import CameraLost, DeviceError
 
 
 def shade(index: int) -> np.ndarray:
@@ -61,12 +61,17 @@ def test_start_frame_skips_and_keeps_input_indices(frames: Path) -> None:
         assert values(camera) == [3, 4]
 
 
-def test_video_file(tmp_path: Path) -> None:
-    path = tmp_path / "game.avi"
+def a_video(path: Path, frames: int) -> Path:
+    """An MJPG video of ``frames`` shaded frames (each frame's pixel value tells its index)."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (32, 24))
-    for index in range(6):
+    for index in range(frames):
         writer.write(shade(index))
     writer.release()
+    return path
+
+
+def test_video_file(tmp_path: Path) -> None:
+    path = a_video(tmp_path / "game.avi", 6)
     with FileSource(path, start_frame=2) as camera:
         frame = camera.read()
         assert frame is not None and frame.index == 2 and frame.image.shape == (24, 32, 3)
@@ -94,13 +99,36 @@ def test_missing_empty_and_unreadable_inputs(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(DeviceError, match="empty: no frames here"):
         FileSource(tmp_path / "empty").open()
-    (tmp_path / "bad").mkdir()
-    (tmp_path / "bad" / "0.png").write_bytes(b"not a png")
-    with FileSource(tmp_path / "bad") as camera, pytest.raises(FrameError, match=r"0\.png: not an image"):
-        camera.read()
     (tmp_path / "movie.avi").write_bytes(b"not a video")
     with pytest.raises(DeviceError, match="not a video"):
         FileSource(tmp_path / "movie.avi").open()
+
+
+def test_unreadable_frames_are_skipped_and_counted(frames: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # A camera drops a frame now and then; a bad file in a folder of frames is such a frame, not the end.
+    (frames / "frame-0001.png").write_bytes(b"")                   # empty
+    (frames / "frame-0003.png").write_bytes(b"\x89PNG\r\n\x1a\n")   # cut short after the signature
+    import os
+
+    os.mkfifo(frames / "frame-0005.png")                         # a FIFO would block a reader forever
+    with FileSource(frames) as camera:
+        assert values(camera) == [0, 2, 4]
+        assert camera.skipped == 3
+    assert "frame 1 skipped (1 so far)" in caplog.text and "frame-0005.png: not a regular file" in caplog.text
+
+
+def test_a_damaged_video_frame_is_skipped_not_the_end(tmp_path: Path) -> None:
+    path = a_video(tmp_path / "game.avi", 12)
+    data = bytearray(path.read_bytes())
+    start = -1
+    for _ in range(6):                                           # the JPEG of frame 5
+        start = data.find(b"\xff\xd8\xff", start + 1)
+    data[start:start + 200] = bytes(200)
+    path.write_bytes(bytes(data))
+    with FileSource(path) as camera:
+        seen = [frame.index for frame in iter(camera.read, None)]
+    assert seen[:5] == [0, 1, 2, 3, 4] and seen[-1] == 11 and 5 not in seen
+    assert camera.skipped == 12 - len(seen)
 
 
 class FakeClock:

@@ -116,7 +116,7 @@ def test_decoder_names_match_the_vision_package() -> None:
     ("camera = 3", "camera: must be a [camera] table"),
     ("[camera]\nsource = \"usb\"", "camera.source: 'usb' is not one of picamera2, v4l2, path"),
     ("[camera]\nfps = \"fast\"", "camera.fps: must be a number"),
-    ("[camera]\nfps = -1", "camera.fps: must be between 0 and 240"),
+    ("[camera]\nfps = -1", "camera.fps: must be 0 or between 0.1 and 240"),
     ("[camera]\nresolution = [1920]", "camera.resolution: must be [width, height]"),
     ("[camera]\nfocus = \"near\"", "camera.focus: must be \"auto\" or a lens position"),
     ("[camera]\nstart_frame = 1.5", "camera.start_frame: must be a whole number"),
