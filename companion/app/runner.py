@@ -468,7 +468,6 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
     pipeline = TablePipeline(load_layout(config.layout.path), decoder=config.vision.decoder,
                              settle_s=config.tracker.settle_s,
                              first_player=0 if config.tracker.first_player == "p1" else 1, lens=lens)
-    log.info("lens: %s", "pinhole (none given)" if lens is None else f"{lens.name}, k = {lens.distortion[:2]}")
     journal = Journal.open(config.state_dir)
     share_with_group(config.state_dir)
     for finding in journal.findings:  # what was missing or damaged, and what was restored: said, never silent
@@ -476,7 +475,9 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
     session = Session(pipeline, journal)
     session.resume()
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)
-    log.info("camera %s, display %s, journal %s", settings.source, config.display.display, journal.path)
+    log.info("camera %s (lens %s), display %s, journal %s", settings.source,
+             "a pinhole" if lens is None else f"{lens.name}, k1 {lens.distortion[0]:.3f}", config.display.display,
+             journal.path)
     return Runner(open_camera(settings, config.state_dir), session, make_display(config), make_buttons(config),
                   options, signals=make_signals(config))
 
