@@ -283,6 +283,11 @@ AUTOFOCUS_TIMEOUT_S = 5.0
 """One autofocus sweep takes about a second; a camera that does not finish in this time is stopped."""
 PICAMERA2_MIN_VERSION = (0, 3, 17)
 """The first picamera2 whose ``wait(job, timeout=...)`` takes a timeout, which every read needs."""
+LENS_SETTLE_FRAMES = 6
+"""Frames waited at most for the lens to reach a position it was sent to (it takes one or two)."""
+LENS_TOLERANCE_DPT = 0.02
+EXPOSURE_ENUM = {"short": "Short", "normal": "Normal", "long": "Long"}
+"""Our exposure setting -> libcamera's AeExposureModeEnum member."""
 PICAMERA2_MISSING = ("picamera2 is not installed or not visible: sudo apt install -y --no-install-recommends "
                      "python3-picamera2, and make the venv with --system-site-packages")
 
@@ -329,13 +334,20 @@ class Picamera2Source(Camera):
     is set; without one, one autofocus sweep runs, bounded by
     ``autofocus_timeout_s``, and the lens is held where it ended.
     :attr:`lens_position` is then where the lens is (None: fixed focus or unknown).
+
+    ``exposure``: libcamera's automatic exposure profile. ``short`` (the
+    default) keeps the shutter at 5 ms while the gain climbs to 2x, at 10 ms
+    up to 4x, 20 ms up to 6x (the Camera Module 3 tuning): under room light
+    the exposure stays about 10 ms, where ``normal`` lets it reach 30-60 ms,
+    so a bumped table smears a frame three to six times less.
     """
 
     def __init__(self, camera_number: int = 0, resolution: tuple[int, int] = (4608, 2592), fps: float = 10.0,
                  focus: float | str = "auto", timeout_s: float = 5.0,
                  loader: Callable[[], ModuleType] = import_picamera2, *, lens_position: float | None = None,
-                 autofocus_timeout_s: float = AUTOFOCUS_TIMEOUT_S) -> None:
+                 autofocus_timeout_s: float = AUTOFOCUS_TIMEOUT_S, exposure: str = "short") -> None:
         self.camera_number, self.resolution, self.fps, self.focus = camera_number, resolution, fps, focus
+        self.exposure = exposure
         self.timeout_s, self.autofocus_timeout_s = timeout_s, autofocus_timeout_s
         self.saved_lens_position = lens_position
         self.lens_position: float | None = None
@@ -369,6 +381,9 @@ class Picamera2Source(Camera):
         if self.fps > 0:
             frame_us = int(1_000_000 / self.fps)
             controls["FrameDurationLimits"] = (frame_us, frame_us)
+        if "AeExposureMode" in camera.camera_controls and self.exposure in EXPOSURE_ENUM:
+            modes = importlib.import_module("libcamera").controls.AeExposureModeEnum
+            controls["AeExposureMode"] = getattr(modes, EXPOSURE_ENUM[self.exposure])
         # Two buffers of 36 MB at full size keep memory in bounds; queue=False so
         # every read waits for a frame taken after it was asked for (never stale).
         return camera.create_video_configuration(
@@ -406,6 +421,25 @@ class Picamera2Source(Camera):
                         self.name)
         position = camera.capture_metadata().get("LensPosition")
         return None if position is None else float(position)
+
+    def lens_range(self) -> tuple[float, float] | None:
+        """Where the lens can go (dioptres), or None for a fixed-focus camera or one not open."""
+        if self._camera is None or "LensPosition" not in self._camera.camera_controls:
+            return None
+        low, high = self._camera.camera_controls["LensPosition"][:2]
+        return float(low), float(high)
+
+    def move_lens(self, position: float) -> None:
+        """Send the lens to ``position`` (dioptres) and wait, a few frames at most, until it is there."""
+        if self._camera is None:
+            raise CameraLost(f"{self.name}: not open")
+        controls = importlib.import_module("libcamera").controls
+        self._camera.set_controls({"AfMode": controls.AfModeEnum.Manual, "LensPosition": position})
+        for _ in range(LENS_SETTLE_FRAMES):
+            reached = self._camera.capture_metadata().get("LensPosition")
+            if reached is not None and abs(float(reached) - position) <= LENS_TOLERANCE_DPT:
+                break
+        self.lens_position = position
 
     def read(self) -> Frame | None:
         if self._camera is None:
@@ -474,6 +508,73 @@ class FlakySource(Camera):
         return True
 
 
+class FocusingCamera(Camera):
+    """A camera with a movable lens over a rendered table: the stand-in for a Camera Module 3's focus.
+
+    Frames come from :mod:`companion.sim.scene`; the lens moves as
+    :class:`Picamera2Source`'s does (``lens_range``, ``move_lens``,
+    ``lens_position``), so tests and benchmarks run calibrate's focus sweep
+    (:func:`companion.app.focus.sweep_focus`) on it. The lens has field
+    curvature: at ``centre_dpt`` the middle of the frame is sharp and the
+    corners blurred by ``corner_blur`` px; the corners come into focus
+    ``curvature_dpt`` further (:func:`companion.sim.optics.field_sigma`).
+    """
+
+    name = "simulated focusing camera"
+    LENS_RANGE_DPT = (0.0, 15.0)  # the Camera Module 3's LensPosition limits
+
+    def __init__(self, layout: Any, cards: Sequence[Any], options: Any, *, corner_blur: float,
+                 centre_dpt: float = 1.69, curvature_dpt: float = 0.3, lens_position: float | None = None) -> None:
+        import dataclasses
+
+        import numpy as np
+
+        from companion.sim.scene import render_table
+
+        self.options = options
+        self.corner_blur, self.centre_dpt, self.curvature_dpt = corner_blur, centre_dpt, curvature_dpt
+        # The lens changes the blur only: render the table sharp once, blur each frame as the lens is.
+        sharp = dataclasses.replace(options, blur_sigma=0.0, corner_blur=0.0, noise_sigma=0.0, jpeg_quality=None)
+        self._sharp = render_table(layout, cards, sharp).image
+        self.lens_position: float | None = centre_dpt if lens_position is None else lens_position
+        self.moves: list[float] = []
+        self._count = 0
+        self._rng = np.random.default_rng(options.seed)
+
+    def open(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def lens_range(self) -> tuple[float, float] | None:
+        return self.LENS_RANGE_DPT
+
+    def move_lens(self, position: float) -> None:
+        self.moves.append(position)
+        self.lens_position = position
+
+    @property
+    def focus(self) -> float:
+        """Where the best focus lies: 0 the middle, 1 the frame's corners (SceneOptions.focus)."""
+        assert self.lens_position is not None
+        return (self.lens_position - self.centre_dpt) / self.curvature_dpt
+
+    def read(self) -> Frame | None:
+        import numpy as np
+
+        from companion.sim.optics import field_blur, field_sigma
+
+        sigma = field_sigma(self.options.resolution, self.options.blur_sigma, self.corner_blur, self.focus)
+        image = field_blur(self._sharp, sigma)
+        if self.options.noise_sigma > 0:
+            noise = self._rng.normal(0.0, self.options.noise_sigma, image.shape)
+            image = np.clip(image + noise, 0, 255).astype(np.uint8)
+        frame = Frame(self._count, image, time.monotonic())
+        self._count += 1
+        return frame
+
+
 # -- choosing -------------------------------------------------------------------------------
 
 
@@ -484,4 +585,4 @@ def make_camera(settings: CameraSettings, *, lens_position: float | None = None)
     if settings.source == "v4l2":
         return V4L2Source(settings.device, settings.resolution, settings.fps)
     return Picamera2Source(int(settings.device or "0"), settings.resolution, settings.fps, settings.focus,
-                           lens_position=lens_position)
+                           lens_position=lens_position, exposure=settings.exposure)

@@ -41,6 +41,10 @@ DEFAULT_LAYOUT = Path("calibration/layouts/mandala-playmat.json")
 
 CameraSource = Literal["picamera2", "v4l2", "path"]
 CAMERA_SOURCES: tuple[CameraSource, ...] = ("picamera2", "v4l2", "path")
+CAMERA_LENSES = ("standard", "wide")
+"""The Camera Module 3 lenses (companion/vision/lens.py has their starting intrinsics)."""
+EXPOSURE_MODES = ("short", "normal", "long")
+"""libcamera's automatic exposure profiles (AeExposureMode); short keeps motion blur down."""
 LOG_LEVELS = ("debug", "info", "warning", "error")
 CM3_FULL = (4608, 2592)
 """Camera Module 3 full resolution: 16 mm stickers need it (hardware/camera.md)."""
@@ -62,6 +66,10 @@ class CameraSettings:
     """Lens position in dioptres (1 / metres; 0 = infinity), or "auto": one autofocus sweep at start, then held."""
     start_frame: int = 0
     """path only: skip this many frames, as a camera would show the table as it is now."""
+    lens: str = "standard"
+    """Which Camera Module 3 lens: its starting intrinsics until companion calibrate measured the lens."""
+    exposure: str = "short"
+    """picamera2: the automatic exposure profile; "short" keeps exposures short in room light (hardware/camera.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +87,8 @@ class TrackerSettings:
 @dataclass(frozen=True, slots=True)
 class VisionSettings:
     decoder: str = "zxing"
+    calibration: Path | None = None
+    """The calibration whose lens model vision maps through; None: STATE_DIR/calibration.json when it has one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +211,7 @@ def _only(values: Mapping[str, Any], name: str, known: set[str]) -> Mapping[str,
 
 
 def _camera(values: dict[str, Any]) -> CameraSettings:
-    known = {"source", "device", "resolution", "fps", "focus", "start_frame"}
+    known = {"source", "device", "resolution", "fps", "focus", "start_frame", "lens", "exposure"}
     _only(values, "camera", known)
     default = CameraSettings()
     source = _choice(values, "camera.source", CAMERA_SOURCES, default.source)
@@ -217,6 +227,8 @@ def _camera(values: dict[str, Any]) -> CameraSettings:
         fps=_number(values, "camera.fps", default.fps, FPS_RANGE, zero=True),
         focus=_focus(values, default.focus),
         start_frame=int(_number(values, "camera.start_frame", default.start_frame, (0, 10**9), integer=True)),
+        lens=_choice(values, "camera.lens", CAMERA_LENSES, default.lens),
+        exposure=_choice(values, "camera.exposure", EXPOSURE_MODES, default.exposure),
     )
 
 
@@ -230,12 +242,15 @@ def _tracker(values: dict[str, Any]) -> TrackerSettings:
 
 
 def _vision(values: dict[str, Any]) -> VisionSettings:
-    _only(values, "vision", {"decoder"})
+    _only(values, "vision", {"decoder", "calibration"})
+    calibration = None
+    if "calibration" in values:
+        calibration = _path({"calibration": values["calibration"]}, "vision.calibration", Path())
     if "decoder" not in values:
-        return VisionSettings()  # the default needs no check, and reading a config stays free of numpy
+        return VisionSettings(calibration=calibration)  # reading a config stays free of numpy
     from companion.vision.decoders import DECODERS
 
-    return VisionSettings(_choice(values, "vision.decoder", tuple(DECODERS), VisionSettings().decoder))
+    return VisionSettings(_choice(values, "vision.decoder", tuple(DECODERS), VisionSettings().decoder), calibration)
 
 
 def _state_dir(data: Mapping[str, Any], env: Mapping[str, str]) -> Path:

@@ -448,12 +448,15 @@ def _quietly(close: Callable[[], object] | None) -> None:
 # -- building it from the configuration ------------------------------------------------------
 
 
-def build(config: Any, *, recorded_fps: float | None = None) -> Runner:
-    """The runner a configuration describes: camera, layout, tracker, journal (resumed), panel, buttons.
+def build(config: Any, *, recorded_fps: float | None = None, calibration: Path | None = None) -> Runner:
+    """The runner a configuration describes: camera, lens, layout, tracker, journal (resumed), panel, buttons.
 
     ``recorded_fps``: for a path source, the rate its frames were taken at (the
     tracker's clock); default the pacing, or 10 when the pacing is 0.
+    ``calibration``: the calibration file whose lens model vision maps through
+    (default: :func:`companion.app.calibrate.lens_for_run`'s choice).
     """
+    from companion.app.calibrate import lens_for_run
     from companion.app.journal import Journal
     from companion.app.table import TablePipeline
     from companion.vision.layout import load_layout
@@ -461,9 +464,10 @@ def build(config: Any, *, recorded_fps: float | None = None) -> Runner:
     settings = config.camera
     files = settings.source == "path"
     clock_fps = (recorded_fps or settings.fps or 10.0) if files else None
+    lens = lens_for_run(config, calibration)
     pipeline = TablePipeline(load_layout(config.layout.path), decoder=config.vision.decoder,
                              settle_s=config.tracker.settle_s,
-                             first_player=0 if config.tracker.first_player == "p1" else 1)
+                             first_player=0 if config.tracker.first_player == "p1" else 1, lens=lens)
     journal = Journal.open(config.state_dir)
     share_with_group(config.state_dir)
     for finding in journal.findings:  # what was missing or damaged, and what was restored: said, never silent
@@ -471,7 +475,9 @@ def build(config: Any, *, recorded_fps: float | None = None) -> Runner:
     session = Session(pipeline, journal)
     session.resume()
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)
-    log.info("camera %s, display %s, journal %s", settings.source, config.display.display, journal.path)
+    log.info("camera %s (lens %s), display %s, journal %s", settings.source,
+             "a pinhole" if lens is None else f"{lens.name}, k1 {lens.distortion[0]:.3f}", config.display.display,
+             journal.path)
     return Runner(open_camera(settings, config.state_dir), session, make_display(config), make_buttons(config),
                   options, signals=make_signals(config))
 

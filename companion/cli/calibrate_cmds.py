@@ -1,9 +1,12 @@
 """``companion calibrate``: check the camera set-up and write the calibration.
 
-Grabs one frame from the configured camera (or reads ``--image FILE``),
-measures it (:mod:`companion.app.calibrate`), writes ``calibration.json``
-into the state directory and an annotated PNG, shows the verdict on the
-OLED when a display is configured, and prints it. Exit status 0 when the
+Grabs one frame from the configured camera (or reads ``--image FILE``);
+with a Camera Module 3 on ``focus = "auto"`` it first sweeps the lens for
+the position where the softest zone is sharpest (:mod:`companion.app.focus`).
+It measures the frame (:mod:`companion.app.calibrate`: lens model, view,
+pixels per module, focus per zone), writes ``calibration.json`` into the
+state directory (or ``--out FILE``) and an annotated PNG, shows the verdict
+on the OLED when a display is configured, and prints it. Exit status 0 when the
 set-up is ready, 1 when something needs fixing (each problem with its fix),
 2 for a bad option, configuration or image.
 
@@ -44,7 +47,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--state-dir", type=Path, default=None,
                         help="where calibration.json goes (default: the configuration's state_dir)")
     parser.add_argument("--out", type=Path, default=None,
-                        help="annotated PNG to write (default STATE_DIR/calibration.png)")
+                        help="the calibration file to write (default STATE_DIR/calibration.json), the annotated "
+                             "picture beside it as FILE.png; an image name (.png, .jpg) names only the picture")
+    parser.add_argument("--lens", choices=("standard", "wide"), default=None,
+                        help="the Camera Module 3 lens, the starting model the fit refines (default: camera.lens)")
+    parser.add_argument("--sheet", type=Path, action="append", default=[], metavar="IMAGE",
+                        help="a picture of the calibration sheet (companion markers) taken by this camera, "
+                             "to fit the lens to more points; repeat for several places on the table")
     parser.add_argument("--layout", type=Path, default=None, help="playmat layout (default: the configuration's)")
     parser.add_argument("--display", choices=PANELS + PSEUDO, default=None,
                         help="show the verdict on this display instead of the configured one (none: no OLED)")
@@ -82,22 +91,24 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
         verdict_text,
         write_calibration,
     )
+    from companion.vision.frames import read_image
     from companion.vision.layout import load_layout
     from companion.vision.pipeline import VisionPipeline
 
     state_dir = args.state_dir or config.state_dir
     layout = load_layout(args.layout or config.layout.path)
-    lens = None
+    lens_name = args.lens or config.camera.lens
+    sheets = [read_image(path) for path in args.sheet]
+    position, sweep = None, None
     if args.image is not None:
-        from companion.vision.frames import read_image
-
         frame, camera = read_image(args.image), f"image {args.image}"
     else:
-        frame, camera, lens = grab_frame(config.camera)
+        frame, camera, position, sweep = grab_frame(config.camera, layout, lens_name)
     pipeline = VisionPipeline(layout, config.vision.decoder)
-    calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline, lens_position=lens)
-    written = write_calibration(calibration, state_dir)
-    out = args.out or state_dir / "calibration.png"
+    calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline, lens_position=position,
+                                         lens=lens_name, sheets=sheets, focus_sweep=sweep)
+    calibration_file, out = _outputs(args.out, state_dir)
+    written = write_calibration(calibration, calibration_file.parent, calibration_file.name)
     if observation is not None:
         _write_png(out, annotate_calibration(frame, observation, pipeline, calibration))
     shown = _show(dataclasses.replace(config.display, display=display), screen_verdict(calibration))
@@ -113,26 +124,46 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     return EXIT_READY if calibration.ok else EXIT_NOT_READY
 
 
-def grab_frame(settings: Any) -> tuple[np.ndarray, str, float | None]:
-    """One settled frame from the configured camera, the camera's name and its lens position.
+def _outputs(out: Path | None, state_dir: Path) -> tuple[Path, Path]:
+    """Where the calibration file and the annotated picture go."""
+    from companion.app.calibrate import CALIBRATION_FILE
+    from companion.app.camera import IMAGE_SUFFIXES
+
+    if out is None:
+        return state_dir / CALIBRATION_FILE, state_dir / "calibration.png"
+    if out.suffix.lower() in IMAGE_SUFFIXES:
+        return state_dir / CALIBRATION_FILE, out
+    return out, out.with_name(out.name + ".png") if not out.suffix else out.with_suffix(".png")
+
+
+def grab_frame(settings: Any, layout: Any, lens: str) -> tuple[np.ndarray, str, float | None, Any]:
+    """One settled frame from the configured camera, its name, its lens position and the focus sweep.
 
     No saved lens position is used: with ``focus = "auto"`` the camera sweeps
-    focus afresh, and the calibration keeps where the lens ended up.
+    focus afresh, then a camera whose lens can be moved (a Camera Module 3) is
+    swept for the position where the softest zone is sharpest; the
+    calibration keeps where the lens ended up.
     """
+    from companion.app.calibrate import worst_zone_blur
     from companion.app.camera import make_camera
+    from companion.app.focus import sweep_focus
 
     camera = make_camera(settings)
     name = f"{settings.source} {settings.device}".strip()
-    frame = None
+    frame, sweep = None, None
     with camera:
         for _ in range(1 if settings.source == "path" else WARMUP_FRAMES):
             got = camera.read()
             if got is None:
                 break
             frame = got.image
+        if frame is not None and settings.focus == "auto" and hasattr(camera, "move_lens"):
+            sweep = sweep_focus(camera, worst_zone_blur(layout, lens))  # type: ignore[arg-type]
+            got = camera.read()
+            frame = got.image if got is not None else frame
     if frame is None:
         raise DeviceError(f"camera {name}: no frame to calibrate from")
-    return frame, name, getattr(camera, "lens_position", None)
+    return frame, name, getattr(camera, "lens_position", None), sweep
 
 
 def _write_png(path: Path, image: np.ndarray) -> None:

@@ -21,6 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument("--layout", type=Path, default=None, help="playmat layout (default: the bundled one)")
     replay.add_argument("--settle", type=float, default=1.0, help="settle time in seconds (default 1.0)")
     replay.add_argument("--decoder", default=None, help="QR decoder: zxing (default) or pyzbar")
+    replay.add_argument("--calibration", type=Path, default=None, metavar="FILE",
+                        help="calibration file of the camera that took the frames (companion calibrate --out "
+                             "FILE): points are mapped through its lens model (default: none, a pinhole)")
     replay.set_defaults(func=run_replay)
 
     sim = subparsers.add_parser("sim", help="simulated tables")
@@ -46,8 +49,11 @@ def run_replay(args: argparse.Namespace) -> int:
 
     check_number("--fps", args.fps, FPS_RANGE)
     check_number("--settle", args.settle, SETTLE_RANGE)
+    from companion.vision.lens import load_lens
+
+    lens = None if args.calibration is None else load_lens(args.calibration)
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
-                             first_player=0 if args.first_player == "p1" else 1)
+                             first_player=0 if args.first_player == "p1" else 1, lens=lens)
     log = TableLog()
     source = FileSource(args.input)
     with source:

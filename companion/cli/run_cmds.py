@@ -33,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--display", default=None,
                         help="ssd1306, sh1106, ssd1309, terminal or none (default: display.display)")
     parser.add_argument("--state-dir", type=Path, help="folder of the game journal (default: state_dir)")
+    parser.add_argument("--calibration", type=Path, metavar="FILE",
+                        help="calibration file (companion calibrate --out FILE) whose lens model to map through "
+                             "(default: vision.calibration, else STATE_DIR/calibration.json when it has one)")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default=None, help="default: logging.level")
     parser.set_defaults(func=run)
 
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     # systemd stops us with SIGTERM: unwind like an exit, so the screen says "stopped".
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    runner = build(config, recorded_fps=args.recorded_fps)
+    runner = build(config, recorded_fps=args.recorded_fps, calibration=args.calibration)
     return runner.run()
 
 

@@ -23,6 +23,7 @@ from companion.errors import FrameError
 from companion.vision.decoders import DECODERS, DEFAULT_DECODER
 from companion.vision.frames import read_image
 from companion.vision.layout import DEFAULT_LAYOUT_PATH, load_layout
+from companion.vision.lens import load_lens
 from companion.vision.observation import FrameObservation
 from companion.vision.pipeline import VisionPipeline
 
@@ -49,6 +50,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="playmat layout JSON (default: the shipped mandala-playmat.json)")
     parser.add_argument("--decoder", choices=sorted(DECODERS), default=DEFAULT_DECODER,
                         help=f"QR decoder (default {DEFAULT_DECODER})")
+    parser.add_argument("--calibration", type=Path, default=None, metavar="FILE",
+                        help="calibration file (companion calibrate --out FILE): map points through its lens "
+                             "model (default: none, frame pixels as a pinhole camera's)")
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -95,7 +99,8 @@ def detection_document(observation: FrameObservation) -> dict[str, Any]:
 def _look(args: argparse.Namespace) -> tuple[np.ndarray, FrameObservation, VisionPipeline]:
     layout = load_layout(args.layout)
     frame = read_image(args.image)
-    pipeline = VisionPipeline(layout, args.decoder)
+    lens = None if args.calibration is None else load_lens(args.calibration)
+    pipeline = VisionPipeline(layout, args.decoder, lens=lens)
     return frame, pipeline.scan(frame), pipeline
 
 

@@ -397,3 +397,35 @@ def test_factory_follows_the_configuration(frames: Path) -> None:
     assert isinstance(make_camera(CameraSettings(source="v4l2", device="0")), V4L2Source)
     camera = make_camera(CameraSettings(source="picamera2", device="1", focus=2.0))
     assert isinstance(camera, Picamera2Source) and (camera.camera_number, camera.focus) == (1, 2.0)
+
+
+def test_exposure_kept_short_where_the_camera_allows(fake_picamera2: types.ModuleType,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    libcamera = sys.modules["libcamera"]
+    monkeypatch.setattr(libcamera.controls, "AeExposureModeEnum",  # type: ignore[attr-defined]
+                        types.SimpleNamespace(Short="Short", Normal="Normal", Long="Long"), raising=False)
+    original = FakePicamera2.__init__
+
+    def with_exposure(self: FakePicamera2, number: int) -> None:
+        original(self, number)
+        self.camera_controls["AeExposureMode"] = (0, 3, 0)
+
+    monkeypatch.setattr(FakePicamera2, "__init__", with_exposure)
+    with Picamera2Source(focus=1.6):
+        pass
+    with Picamera2Source(focus=1.6, exposure="normal"):
+        pass
+    first, second = (camera.calls[0][1]["controls"] for camera in FakePicamera2.instances)
+    assert first["AeExposureMode"] == "Short" and second["AeExposureMode"] == "Normal"
+    assert make_camera(CameraSettings(exposure="long")).exposure == "long"  # type: ignore[attr-defined]
+
+
+def test_the_lens_can_be_moved_for_the_focus_sweep(fake_picamera2: types.ModuleType) -> None:
+    with Picamera2Source(focus=1.6) as camera:
+        assert camera.lens_range() == (0.0, 32.0)
+        camera.move_lens(1.7)  # the fake reports 1.7 at once
+        assert camera.lens_position == 1.7
+    calls = FakePicamera2.instances[0].calls
+    assert ("controls", {"AfMode": "Manual", "LensPosition": 1.7}) in calls
+    assert calls.count(("metadata", None)) == 1  # it is there: no more waiting
+    assert Picamera2Source().lens_range() is None  # not open
