@@ -33,6 +33,8 @@ EXIT_NOT_READY = 1
 # Frames read from a live camera before the one measured: exposure and
 # white balance settle in the first few.
 WARMUP_FRAMES = 5
+SYSTEM_FOLDERS = tuple(Path(top) for top in ("/var", "/etc", "/usr", "/opt", "/srv", "/boot"))
+"""Folders only the system (systemd, the installer) makes state folders in."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,8 +62,16 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
     from companion.app.config import load_config
     from companion.app.service import is_active, paused
+    from companion.cli.paths import input_file, output_file
 
     config = load_config(args.config)
+    # Paths first: nothing is paused, grabbed or measured for a result that could not be written.
+    args.state_dir = calibration_folder(args.state_dir, config.state_dir)
+    if args.out is not None:
+        output_file(args.out, "--out", (".png", ".jpg", ".jpeg"))
+    args.out = args.out or args.state_dir / "calibration.png"  # its folder was just checked
+    if args.image is not None:
+        input_file(args.image, "--image")
     display = args.display or config.display.display
     if args.image is not None or config.camera.source == "path":
         # No camera to take from the service; with the service running, the panel stays its own.
@@ -85,7 +95,7 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     from companion.vision.layout import load_layout
     from companion.vision.pipeline import VisionPipeline
 
-    state_dir = args.state_dir or config.state_dir
+    state_dir, out = args.state_dir, args.out
     layout = load_layout(args.layout or config.layout.path)
     lens = None
     if args.image is not None:
@@ -97,7 +107,6 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     pipeline = VisionPipeline(layout, config.vision.decoder)
     calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline, lens_position=lens)
     written = write_calibration(calibration, state_dir)
-    out = args.out or state_dir / "calibration.png"
     if observation is not None:
         _write_png(out, annotate_calibration(frame, observation, pipeline, calibration))
     shown = _show(dataclasses.replace(config.display, display=display), screen_verdict(calibration))
@@ -111,6 +120,35 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     if shown is not None:
         print(f"display not updated: {shown}", file=sys.stderr)
     return EXIT_READY if calibration.ok else EXIT_NOT_READY
+
+
+def calibration_folder(given: Path | None, configured: Path) -> Path:
+    """Where calibration.json goes: ``--state-dir`` (made when missing), else the configured state folder.
+
+    A system folder (/var/lib/mandala-companion, the default) is the
+    service's: systemd makes it, with its owner and mode, when the service
+    starts. Made here it would belong to whoever calibrated (root, or a
+    user) and the service could not use it; so it must exist already,
+    unless this runs as the service itself ($STATE_DIRECTORY is set). A
+    folder of the user's own, named in their configuration, is made.
+    """
+    import os
+
+    from companion.app.service import SERVICE
+    from companion.cli.paths import PathArgumentError, output_folder
+
+    if given is not None:
+        return output_folder(given, "--state-dir")
+    if configured.is_dir() or os.environ.get("STATE_DIRECTORY"):
+        return configured
+    if not any(configured.absolute().is_relative_to(top) for top in SYSTEM_FOLDERS):
+        return output_folder(configured, "state_dir")
+    if Path(f"/etc/systemd/system/{SERVICE}").exists():
+        advice = f"the service makes it when it first starts (sudo systemctl start {SERVICE}), or give --state-dir DIR"
+    else:
+        advice = ("the companion is not installed as a service here (on a Pi, sudo hardware/install.sh does "
+                  "that); give --state-dir DIR for a folder of your own")
+    raise PathArgumentError(f"state folder {configured} does not exist: {advice}")
 
 
 def grab_frame(settings: Any) -> tuple[np.ndarray, str, float | None]:

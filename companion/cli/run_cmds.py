@@ -67,6 +67,12 @@ def _check(args: argparse.Namespace) -> None:
         check_number("--recorded-fps", args.recorded_fps, FPS_RANGE)
     if args.start_frame is not None:
         check_number("--start-frame", args.start_frame, (0, 10**9))
+    if args.camera is not None:
+        # Opened here, before the journal and the panel: a wrong path is one line, not a started service.
+        from companion.app.camera import FileSource
+
+        with FileSource(args.camera):
+            pass
 
 
 def _with_overrides(config: Config, args: argparse.Namespace) -> Config:

@@ -244,3 +244,18 @@ def test_calibration_screen_matches_reference(sample: CalibrationSample) -> None
     box = image.getbbox()
     assert box is not None and box[2] <= 127 and box[3] <= 63  # room for the burn-in shift
     assert_matches_reference(image, sample.name)
+
+
+def test_the_system_state_folder_is_never_made_off_the_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """As root or a user, without --state-dir: /var/lib/... is the service's to make (with its owner and mode)."""
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    folder = Path("/var/lib/mandala-companion-never-made")
+    config = tmp_path / "config.toml"
+    config.write_text(f'state_dir = "{folder}"\n[display]\ndisplay = "none"\n')
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), np.full((40, 40, 3), 200, np.uint8))
+    assert main(["calibrate", "--config", str(config), "--image", str(image)]) == 2
+    err = capsys.readouterr().err
+    assert f"state folder {folder} does not exist" in err and "--state-dir" in err and err.count("\n") == 1
+    assert not folder.exists()
