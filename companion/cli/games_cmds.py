@@ -54,10 +54,10 @@ def _common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
 def _open(args: argparse.Namespace) -> Journal:
     from companion.app.config import load_config
     from companion.app.journal import Journal
-    from companion.cli.paths import input_folder
+    from companion.cli.paths import state_folder
 
     if args.state_dir is not None:
-        input_folder(args.state_dir, "--state-dir")
+        state_folder(args.state_dir, "--state-dir")
     state_dir = args.state_dir if args.state_dir is not None else load_config(args.config).state_dir
     journal = Journal.read(state_dir)
     for finding in journal.findings:

@@ -58,12 +58,13 @@ def input_path(path: Path, option: str) -> Path:
     return path
 
 
-def input_folder(path: Path, option: str) -> Path:
-    """``path`` if it is an existing folder."""
-    if not path.exists():
-        raise PathArgumentError(f"{option} {path}: no such folder")
-    if not path.is_dir():
+def state_folder(path: Path, option: str) -> Path:
+    """``path`` if it is a folder or could become one (a state folder not made yet holds no games)."""
+    if path.exists() and not path.is_dir():
         raise PathArgumentError(f"{option} {path}: is a file, not a folder")
+    existing = next((p for p in path.parents if p.exists()), Path("/"))
+    if not existing.is_dir():
+        raise PathArgumentError(f"{option} {path}: {existing} is not a folder")
     return path
 
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli.progress import add_quiet
 from companion.sim.styles import STYLES
 
 
@@ -21,6 +22,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument("--layout", type=Path, default=None, help="playmat layout (default: the bundled one)")
     replay.add_argument("--settle", type=float, default=1.0, help="settle time in seconds (default 1.0)")
     replay.add_argument("--decoder", default=None, help="QR decoder: zxing (default) or pyzbar")
+    add_quiet(replay)
     replay.set_defaults(func=run_replay)
 
     sim = subparsers.add_parser("sim", help="simulated tables")
@@ -48,12 +50,15 @@ def run_replay(args: argparse.Namespace) -> int:
     check_number("--settle", args.settle, SETTLE_RANGE)
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
                              first_player=0 if args.first_player == "p1" else 1)
+    from companion.cli.progress import bar
+
     log = TableLog()
     source = FileSource(args.input)
-    with source:
+    with source, bar(args, source.count(), "replay") as progress:
         while (frame := source.read()) is not None:
             log.add(pipeline.feed(frame.index, frame.index / args.fps, frame.image))
             log.frames += 1
+            progress.update(1)
         if source.skipped:
             print(f"{args.input}: {source.skipped} unreadable frame(s) skipped", file=sys.stderr)
     game = pipeline.tracker.game

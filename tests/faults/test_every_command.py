@@ -97,11 +97,11 @@ QUICK: dict[str, list[str] | None] = {
     "bench ui": ["--repeat", "1", "--json"],
     "bench table": None,  # as bench vision
     "bench run": None,  # as bench vision
+    "bench teach": None,  # as bench vision
     "demo": None,  # a whole game; its story is printed as it goes (the closed pipe ends it at the first line)
     "layout check": [],
     "layout teach": None,
     "markers": ["--out", "{tmp}/markers", "--dpi", "150"],
-    "markers check": None,
     "vision detect": ["{image}", "--json"],
     "vision show": None,
     "ui preview": ["--out", "{tmp}/screens"],
