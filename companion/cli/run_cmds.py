@@ -42,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
     from companion.app.logs import setup_logging
     from companion.app.runner import build
 
+    _check(args)  # before the log is set up: bad arguments are one line, not log lines
     config = _with_overrides(load_config(args.config), args)
     setup_logging(args.log_level or config.logging.level)
-    _check(args)
     # systemd stops us with SIGTERM: unwind like an exit, so the screen says "stopped".
     signal.signal(signal.SIGTERM, _exit_on_signal)
     runner = build(config, recorded_fps=args.recorded_fps)

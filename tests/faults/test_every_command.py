@@ -68,6 +68,18 @@ def path_arguments() -> list[PathArgument]:
 LEAVES = [" ".join(command) for command, _ in leaf_parsers(build_parser())]
 
 
+@pytest.fixture(autouse=True)
+def _log_handlers_restored() -> Iterator[None]:
+    """A command that sets up logging points it at this test's captured stderr: undo that afterwards."""
+    import logging
+
+    loggers = [logging.getLogger(), logging.getLogger("companion")]
+    before = [list(logger.handlers) for logger in loggers]
+    yield
+    for logger, handlers in zip(loggers, before, strict=True):
+        logger.handlers[:] = handlers
+
+
 def fixtures(tmp: Path) -> dict[str, str]:
     """Working inputs of each kind, made quickly."""
     record = tmp / "game.jsonl"
