@@ -149,6 +149,15 @@ class FileSource(Camera):
         self.skipped = 0
         """Frames that could not be read and were passed over."""
 
+    def count(self) -> int | None:
+        """Frames in the input (for progress); None when the video does not say."""
+        if self._files is not None:
+            return len(self._files)
+        if self._video is not None:
+            frames = int(self._video.get(_cv2().CAP_PROP_FRAME_COUNT))
+            return frames if frames > 0 else None
+        return None
+
     def open(self) -> None:
         if self._opened:
             return

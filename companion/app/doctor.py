@@ -57,6 +57,17 @@ class Machine:
     model: Path = Path("/proc/device-tree/model")
     service_state: Callable[[], str] | None = None
     """``systemctl is-active`` of the service ("active", "failed", ...; "" without systemd). Default: ask."""
+    unit_file: Path = Path("/etc/systemd/system/mandala-companion.service")
+    """Where hardware/install.sh puts the service unit: there when the companion is installed as a service."""
+
+    @property
+    def on_pi(self) -> bool:
+        """A Raspberry Pi: the camera module, the panel on I2C and the GPIO buttons are for it."""
+        return self.pi_model is not None and "Raspberry Pi" in self.pi_model
+
+    @property
+    def service_installed(self) -> bool:
+        return self.unit_file.exists()
 
     @property
     def release(self) -> str:
@@ -144,6 +155,11 @@ def check_service(machine: Machine) -> list[Finding]:
     state = (machine.service_state or _service_state)()
     if not state:
         return []  # no systemd here: nothing runs as a service
+    if not machine.service_installed and state not in ("active", "activating", "reloading", "failed"):
+        if not machine.on_pi:
+            return [ok("service", f"{SERVICE} is not installed: on this machine, run `companion run` by hand "
+                                  "(the service is for the Pi)")]
+        return [warn("service", f"{SERVICE} is not installed", "sudo hardware/install.sh")]
     if state in ("active", "activating", "reloading"):
         return [ok("service", f"{SERVICE} is {state}")]
     if state == "failed":
@@ -178,13 +194,26 @@ def check_camera(config: Config, machine: Machine) -> list[Finding]:
         return [fail("camera", f"{path}: no such folder of frames or video file", "set [camera] device")]
     if settings.source == "v4l2":
         return _check_v4l2(settings.device, videos)
-    return _check_picamera2(videos, on_pi=machine.pi_model is not None)
+    return _check_picamera2(videos, on_pi=machine.on_pi)
+
+
+def _camera_off_pi(videos: list[str]) -> list[Finding]:
+    """source = "picamera2" on a machine that is no Pi: the Pi camera stack does not exist here."""
+    if videos:
+        return [fail("camera", f"source picamera2 is the Raspberry Pi camera; this is no Pi, but it has "
+                               f"{', '.join(videos)} (a webcam?)",
+                     'set source = "v4l2" in [camera] (and device, e.g. "/dev/video0")')]
+    return [fail("camera", "source picamera2 is the Raspberry Pi camera; this is no Pi and has no /dev/video* "
+                           "either", 'plug in a webcam and set source = "v4l2" in [camera], or replay frames: '
+                                     'source = "path" and device = FOLDER')]
 
 
 def _check_picamera2(videos: list[str], on_pi: bool = False) -> list[Finding]:
     try:
         picamera2 = importlib.import_module("picamera2")
     except ImportError as error:
+        if not on_pi:
+            return _camera_off_pi(videos)
         fix = (f"{APT_PICAMERA2}; the venv must see it: python3 -m venv --system-site-packages "
                "(hardware/install.sh does both)")
         found = [fail("camera", f"picamera2 cannot be imported ({error})", fix)]
@@ -295,14 +324,20 @@ def smbus_probe(port: int, address: int) -> bool | None:
 
 
 def check_buttons(config: Config, machine: Machine) -> list[Finding]:
+    display = config.display.display
+    if display == "terminal":
+        return [ok("buttons", "display = terminal: the keys a, b and c are the buttons")]
+    if display in ("none", "dummy"):
+        return [ok("buttons", f"display = {display}: no panel, so no buttons are used")]
     chips = sorted(machine.dev.glob("gpiochip*"))
     pins = ", ".join(f"{name} GPIO{pin}" for name, pin in config.buttons.pins().items())
     if not chips:
-        if machine.pi_model is not None:
+        if machine.on_pi:
             return [fail("buttons", f"no /dev/gpiochip* although this is a {machine.pi_model} (buttons {pins})",
                          "every Pi kernel makes them: is this a container or an emulator? On the Pi itself: "
                          "sudo apt full-upgrade, reboot")]
-        return [fail("buttons", f"no /dev/gpiochip*: not a Raspberry Pi? (buttons {pins})")]
+        return [fail("buttons", f"no GPIO here (no /dev/gpiochip*): the buttons are for a Pi (buttons {pins})",
+                     'on this machine set display = "terminal" in [display]: the keys a, b, c are the buttons')]
     if not all(os.access(chip, os.R_OK | os.W_OK) for chip in chips):
         return [fail("buttons", f"{chips[0]}: no permission", f"sudo usermod -aG gpio {_user_name(machine)}")]
     found = [ok("buttons", f"{len(chips)} GPIO chip(s); buttons {pins}")]
@@ -356,7 +391,7 @@ def check_decoders(config: Config, machine: Machine = Machine()) -> list[Finding
     return found
 
 
-def check_groups(machine: Machine) -> list[Finding]:
+def check_groups(machine: Machine, config: Config | None = None) -> list[Finding]:
     user = _user_name(machine)
     try:
         entry = pwd.getpwnam(user)
@@ -365,15 +400,23 @@ def check_groups(machine: Machine) -> list[Finding]:
     if entry.pw_uid == 0:
         return [ok("groups", "running as root: every device is reachable (the service runs as "
                              f"{SERVICE_USER})")]
-    missing = [g for g in DEVICE_GROUPS if g not in _groups_of(entry)]
+    # Off a Pi there is no I2C panel nor GPIO: only a webcam's group matters.
+    needed = DEVICE_GROUPS if machine.on_pi else ("video",) if _uses_webcam(config) else ()
+    if not needed:
+        return [ok("groups", "no device groups needed on this machine (no Pi camera, panel or GPIO)")]
+    missing = [g for g in needed if g not in _groups_of(entry)]
     found = _admin_group(user)
     if not missing:
-        return [ok("groups", f"{user} is in {', '.join(DEVICE_GROUPS)}"), *found]
+        return [ok("groups", f"{user} is in {', '.join(needed)}"), *found]
     absent = [g for g in missing if not _group_exists(g)]
     fix = f"sudo usermod -aG {','.join(missing)} {user}"
     if absent:
         fix = f"sudo groupadd --system {' '.join(absent)} && {fix}"
     return [fail("groups", f"{user} is not in {', '.join(missing)}", fix), *found]
+
+
+def _uses_webcam(config: Config | None) -> bool:
+    return config is not None and config.camera.source == "v4l2"
 
 
 def _groups_of(entry: pwd.struct_passwd) -> set[str]:
@@ -423,9 +466,13 @@ def check_state_dir(config: Config) -> list[Finding]:
         found.append(ok("journal", f"{folder} exists") if os.access(folder, os.W_OK)
                      else fail("journal", f"{folder}: not writable for this user", _state_dir_fix(folder)))
         found.extend(_journal_state(folder))
-    else:
+    elif _user_exists(SERVICE_USER):
         found.append(warn("journal", f"{folder} does not exist yet (systemd makes it when the service starts)",
-                          f"sudo install -d -o {SERVICE_USER} -g {SERVICE_USER} {folder}"))
+                          "sudo systemctl start mandala-companion"))
+    else:
+        found.append(warn("journal", f"{folder} does not exist: the companion is not installed as a service here",
+                          "run it with a folder of your own: companion run --state-dir ~/mandala "
+                          "(on a Pi, sudo hardware/install.sh makes the service and its folder)"))
     found.append(ok("disk", f"{free_mb} MB free for the journal") if free_mb >= MIN_FREE_MB
                  else fail("disk", f"only {free_mb} MB free on {existing}",
                            "sudo apt clean; sudo journalctl --vacuum-size=50M"))
@@ -442,7 +489,15 @@ def _state_dir_fix(folder: Path) -> str:
         group = ""
     if group == ADMIN_GROUP and me != SERVICE_USER:
         return f"sudo usermod -aG {ADMIN_GROUP} {me}, then log in again (members read the journal)"
-    return f"sudo chown {SERVICE_USER}: {folder}"
+    return f"sudo chown {SERVICE_USER if _user_exists(SERVICE_USER) else me}: {folder}"
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
 
 
 def _journal_state(folder: Path) -> list[Finding]:
@@ -474,7 +529,7 @@ def run_checks(config_path: Path | None, machine: Machine = Machine(),
         lambda: check_display(config, machine),
         lambda: check_buttons(config, machine),
         lambda: check_decoders(config, machine),
-        lambda: check_groups(machine),
+        lambda: check_groups(machine, config),
         lambda: check_state_dir(config),
     )
     for check in groups:

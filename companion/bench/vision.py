@@ -32,6 +32,7 @@ import subprocess
 import time
 from collections.abc import Iterable, Sequence
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -81,9 +82,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                          *OPTICS_SCENARIOS)),
                         help="comma-separated subset of the scenarios")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--layout", default=None, help="layout file (default: the shipped one)")
+    parser.add_argument("--layout", type=Path, default=None, help="layout file (default: the shipped one)")
     parser.add_argument("--bump-games", type=int, default=2,
                         help="bumps scenario: sloppy games also rendered at 12 MP, twice each (default 2)")
+
+
+def check(args: argparse.Namespace) -> None:
+    load_layout(args.layout)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

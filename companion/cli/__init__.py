@@ -11,7 +11,9 @@ machine refuses to store, 75 for "try again"); an OSError that slipped
 through is told the same way (74 when it is the disk, else 2); anything
 else is a crash: its traceback goes to a log file and the command ends with
 one line naming that file and status 70, never 1 (which ``engine replay``
-uses for "some event is illegal").
+uses for "some event is illegal"). Ctrl-C and a reader that closed the pipe
+(``companion games list --json | head``) end the same way: one line, status 2.
+Paths are checked before the work starts (:mod:`companion.cli.paths`).
 """
 
 from __future__ import annotations
@@ -69,20 +71,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Building the parser imports every command module (OpenCV among them): a broken install is a crash too.
         args = build_parser().parse_args(argv)  # bad arguments: argparse's usage and exit 2 (SystemExit)
         status: int = args.func(args)
+        sys.stdout.flush()  # a reader that went away is told here, not by the interpreter's last flush
     except CompanionError as error:
         print(f"companion: {error}", file=sys.stderr)
         return error.exit_status
     except KeyboardInterrupt:
-        return 130
+        # Ctrl-C: whatever was open (a journal, a camera) was closed on the way out.
+        print("companion: interrupted", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
-        # `companion games list | head`: the reader went away; say nothing more on that pipe.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        # `companion games list --json | head`: the reader went away; nothing more goes to that pipe.
+        _silence_stdout()
+        print("companion: output closed by the reader before the end", file=sys.stderr)
+        return EXIT_USAGE
     except OSError as error:
         return _os_error(error)
     except Exception as error:
         return crashed(error, sys.argv if argv is None else ["companion", *argv])
     return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush of what is buffered cannot fail."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (OSError, ValueError):  # a stand-in stream (tests): nothing will flush into a closed pipe
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, descriptor)
+    os.close(null)
 
 
 def _os_error(error: OSError) -> int:

@@ -36,6 +36,8 @@ EXIT_NOT_READY = 1
 # Frames read from a live camera before the one measured: exposure and
 # white balance settle in the first few.
 WARMUP_FRAMES = 5
+SYSTEM_FOLDERS = tuple(Path(top) for top in ("/var", "/etc", "/usr", "/opt", "/srv", "/boot"))
+"""Folders only the system (systemd, the installer) makes state folders in."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,10 +69,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run_calibrate(args: argparse.Namespace) -> int:
     from contextlib import AbstractContextManager, nullcontext
 
+    from companion.app.camera import IMAGE_SUFFIXES
     from companion.app.config import load_config
     from companion.app.service import is_active, paused
+    from companion.cli.paths import input_file, output_file
 
     config = load_config(args.config)
+    # Paths first: nothing is paused, grabbed or measured for a result that could not be written.
+    if args.out is not None:
+        output_file(args.out, "--out")
+    if args.out is None or args.out.suffix.lower() in IMAGE_SUFFIXES:  # calibration.json goes to the state folder
+        args.state_dir = calibration_folder(args.state_dir, config.state_dir)
+    if args.image is not None:
+        input_file(args.image, "--image")
+    for sheet in args.sheet:
+        input_file(sheet, "--sheet")
     display = args.display or config.display.display
     if args.image is not None or config.camera.source == "path":
         # No camera to take from the service; with the service running, the panel stays its own.
@@ -95,7 +108,6 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     from companion.vision.layout import load_layout
     from companion.vision.pipeline import VisionPipeline
 
-    state_dir = args.state_dir or config.state_dir
     layout = load_layout(args.layout or config.layout.path)
     lens_name = args.lens or config.camera.lens
     sheets = [read_image(path) for path in args.sheet]
@@ -107,7 +119,7 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     pipeline = VisionPipeline(layout, config.vision.decoder)
     calibration, observation = calibrate(frame, layout, camera, pipeline=pipeline, lens_position=position,
                                          lens=lens_name, sheets=sheets, focus_sweep=sweep)
-    calibration_file, out = _outputs(args.out, state_dir)
+    calibration_file, out = _outputs(args.out, args.state_dir)
     written = write_calibration(calibration, calibration_file.parent, calibration_file.name)
     if observation is not None:
         _write_png(out, annotate_calibration(frame, observation, pipeline, calibration))
@@ -124,16 +136,48 @@ def _calibrate(args: argparse.Namespace, config: Any, display: str) -> int:
     return EXIT_READY if calibration.ok else EXIT_NOT_READY
 
 
-def _outputs(out: Path | None, state_dir: Path) -> tuple[Path, Path]:
-    """Where the calibration file and the annotated picture go."""
+def _outputs(out: Path | None, state_dir: Path | None) -> tuple[Path, Path]:
+    """Where the calibration file and the annotated picture go.
+
+    ``state_dir`` is None only when ``out`` names the calibration file itself
+    (run_calibrate checks the state folder whenever it is needed).
+    """
     from companion.app.calibrate import CALIBRATION_FILE
     from companion.app.camera import IMAGE_SUFFIXES
 
-    if out is None:
-        return state_dir / CALIBRATION_FILE, state_dir / "calibration.png"
-    if out.suffix.lower() in IMAGE_SUFFIXES:
-        return state_dir / CALIBRATION_FILE, out
-    return out, out.with_name(out.name + ".png") if not out.suffix else out.with_suffix(".png")
+    if out is not None and out.suffix.lower() not in IMAGE_SUFFIXES:
+        return out, out.with_name(out.name + ".png") if not out.suffix else out.with_suffix(".png")
+    assert state_dir is not None
+    return state_dir / CALIBRATION_FILE, out or state_dir / "calibration.png"
+
+
+def calibration_folder(given: Path | None, configured: Path) -> Path:
+    """Where calibration.json goes: ``--state-dir`` (made when missing), else the configured state folder.
+
+    A system folder (/var/lib/mandala-companion, the default) is the
+    service's: systemd makes it, with its owner and mode, when the service
+    starts. Made here it would belong to whoever calibrated (root, or a
+    user) and the service could not use it; so it must exist already,
+    unless this runs as the service itself ($STATE_DIRECTORY is set). A
+    folder of the user's own, named in their configuration, is made.
+    """
+    import os
+
+    from companion.app.service import SERVICE
+    from companion.cli.paths import PathArgumentError, output_folder
+
+    if given is not None:
+        return output_folder(given, "--state-dir")
+    if configured.is_dir() or os.environ.get("STATE_DIRECTORY"):
+        return configured
+    if not any(configured.absolute().is_relative_to(top) for top in SYSTEM_FOLDERS):
+        return output_folder(configured, "state_dir")
+    if Path(f"/etc/systemd/system/{SERVICE}").exists():
+        advice = f"the service makes it when it first starts (sudo systemctl start {SERVICE}), or give --state-dir DIR"
+    else:
+        advice = ("the companion is not installed as a service here (on a Pi, sudo hardware/install.sh does "
+                  "that); give --state-dir DIR for a folder of your own")
+    raise PathArgumentError(f"state folder {configured} does not exist: {advice}")
 
 
 def grab_frame(settings: Any, layout: Any, lens: str) -> tuple[np.ndarray, str, float | None, Any]:

@@ -54,7 +54,10 @@ def _common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
 def _open(args: argparse.Namespace) -> Journal:
     from companion.app.config import load_config
     from companion.app.journal import Journal
+    from companion.cli.paths import state_folder
 
+    if args.state_dir is not None:
+        state_folder(args.state_dir, "--state-dir")
     state_dir = args.state_dir if args.state_dir is not None else load_config(args.config).state_dir
     journal = Journal.read(state_dir)
     for finding in journal.findings:
@@ -136,6 +139,10 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from companion.cli.paths import output_file
+
+    if args.out is not None:
+        output_file(args.out, "--out")
     with _open(args) as journal:
         game = _chosen(journal, args.game)
         text = "\n".join(game.record()) + "\n"

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli.progress import add_quiet
 from companion.sim.styles import STYLES
 
 
@@ -24,6 +25,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument("--calibration", type=Path, default=None, metavar="FILE",
                         help="calibration file of the camera that took the frames (companion calibrate --out "
                              "FILE): points are mapped through its lens model (default: none, a pinhole)")
+    add_quiet(replay)
     replay.set_defaults(func=run_replay)
 
     sim = subparsers.add_parser("sim", help="simulated tables")
@@ -54,12 +56,15 @@ def run_replay(args: argparse.Namespace) -> int:
     lens = None if args.calibration is None else load_lens(args.calibration)
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
                              first_player=0 if args.first_player == "p1" else 1, lens=lens)
+    from companion.cli.progress import bar
+
     log = TableLog()
     source = FileSource(args.input)
-    with source:
+    with source, bar(args, source.count(), "replay") as progress:
         while (frame := source.read()) is not None:
             log.add(pipeline.feed(frame.index, frame.index / args.fps, frame.image))
             log.frames += 1
+            progress.update(1)
         if source.skipped:
             print(f"{args.input}: {source.skipped} unreadable frame(s) skipped", file=sys.stderr)
     game = pipeline.tracker.game

@@ -45,9 +45,9 @@ def run(args: argparse.Namespace) -> int:
     from companion.app.logs import setup_logging
     from companion.app.runner import build
 
+    _check(args)  # before the log is set up: bad arguments are one line, not log lines
     config = _with_overrides(load_config(args.config), args)
     setup_logging(args.log_level or config.logging.level)
-    _check(args)
     # systemd stops us with SIGTERM: unwind like an exit, so the screen says "stopped".
     signal.signal(signal.SIGTERM, _exit_on_signal)
     runner = build(config, recorded_fps=args.recorded_fps, calibration=args.calibration)
@@ -70,6 +70,12 @@ def _check(args: argparse.Namespace) -> None:
         check_number("--recorded-fps", args.recorded_fps, FPS_RANGE)
     if args.start_frame is not None:
         check_number("--start-frame", args.start_frame, (0, 10**9))
+    if args.camera is not None:
+        # Opened here, before the journal and the panel: a wrong path is one line, not a started service.
+        from companion.app.camera import FileSource
+
+        with FileSource(args.camera):
+            pass
 
 
 def _with_overrides(config: Config, args: argparse.Namespace) -> Config:

@@ -374,3 +374,18 @@ def test_a_large_mat_asks_for_larger_stickers() -> None:
     assert problem.short == "Print 24 mm stickers"
     chosen = choose_sticker_mm(large.size_mm, large.card_mm, "standard", (4608, 2592))
     assert chosen is not None and chosen.sticker_mm == large.sticker_mm == 24.0
+
+
+def test_the_system_state_folder_is_never_made_off_the_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """As root or a user, without --state-dir: /var/lib/... is the service's to make (with its owner and mode)."""
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    folder = Path("/var/lib/mandala-companion-never-made")
+    config = tmp_path / "config.toml"
+    config.write_text(f'state_dir = "{folder}"\n[display]\ndisplay = "none"\n')
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), np.full((40, 40, 3), 200, np.uint8))
+    assert main(["calibrate", "--config", str(config), "--image", str(image)]) == 2
+    err = capsys.readouterr().err
+    assert f"state folder {folder} does not exist" in err and "--state-dir" in err and err.count("\n") == 1
+    assert not folder.exists()
