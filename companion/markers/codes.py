@@ -26,11 +26,14 @@ from companion.errors import CompanionError
 from companion.vision.stickers import QR_MODULES, QUIET_ZONE_MODULES, STICKER_INSET_MM, STICKER_MODULES
 
 __all__ = [
+    "CARD_FACE_BGR",
     "CARD_IDS",
+    "PRINT_BLACK_BGR",
     "QR_MODULES",
     "QUIET_ZONE_MODULES",
     "STICKER_INSET_MM",
     "STICKER_MODULES",
+    "STICKER_PAPER_BGR",
     "MarkerError",
     "color_name_of",
     "fiducial_cells",
@@ -50,6 +53,21 @@ FIDUCIAL_QUIET_CELLS = 1
 
 CARD_IDS: tuple[str, ...] = tuple(card_name(card) for card in CARDS)
 """All 108 card ids in rulebook order: R01..R18, O01.., Y.., G.., P.., K01..K18."""
+
+CARD_FACE_BGR: dict[str, tuple[int, int, int]] = {
+    "red": (46, 40, 196),
+    "orange": (34, 120, 232),
+    "yellow": (52, 200, 236),
+    "green": (70, 150, 60),
+    "purple": (140, 62, 124),
+    "black": (44, 38, 36),
+}
+"""The printed face color of each card color (BGR, 8 bit, under daylight white): what the simulator
+paints and what ``companion markers check`` compares a card's face with, against the sticker's white."""
+STICKER_PAPER_BGR = (242, 244, 245)
+"""Sticker paper (the QR quiet zone) under the same light: the white every card face is measured against."""
+PRINT_BLACK_BGR = (28, 26, 26)
+"""Printed black of the QR modules."""
 
 
 class MarkerError(CompanionError, ValueError):
