@@ -158,6 +158,13 @@ class FileSource(Camera):
             return frames if frames > 0 else None
         return None
 
+    def recorded_fps(self) -> float | None:
+        """The frame rate the video says it was recorded at (None for frames in a folder, or when it does not say)."""
+        if self._video is None:
+            return None
+        fps = float(self._video.get(_cv2().CAP_PROP_FPS))
+        return fps if 0.0 < fps < 1000.0 else None
+
     def open(self) -> None:
         if self._opened:
             return
