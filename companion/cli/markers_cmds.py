@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from companion.cli.progress import add_quiet
 from companion.errors import ConfigError
-from companion.markers.sheets import DEFAULT_DPI, MarkerOutputError, write_markers
+from companion.markers.sheets import DEFAULT_DPI, PAPERS, MarkerOutputError, write_markers
 from companion.markers.sizing import MARGIN, WANTED_PX_PER_MODULE, choose_sticker_mm, sticker_fits
 from companion.vision.layout import Layout, layout_to_dict, load_layout
 from companion.vision.stickers import stickers_clash
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     markers = subparsers.add_parser(
         "markers",
-        help="write printable A4 sheets: 108 card stickers, playmat fiducials, the lens calibration sheet, a guide",
+        help="write printable sheets (A4 or Letter): 108 card stickers, playmat fiducials, the lens calibration "
+             "sheet, a guide; markers check: every sticker on a card of its color?",
     )
     markers.add_argument("--out", type=Path, default=None, help="output folder (created; required to print)")
     markers.add_argument(
@@ -38,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     markers.add_argument(
         "--dpi", type=int, default=DEFAULT_DPI, help=f"PNG and PDF raster resolution (default {DEFAULT_DPI})"
     )
+    markers.add_argument("--paper", choices=tuple(PAPERS), default="a4",
+                         help="paper the pages are for: a4 (default) or letter (US); print at 100%% either way")
     markers.add_argument("--sticker-mm", default=None, metavar="N|auto",
                          help="sticker side in mm (default: the layout's); auto: the smallest giving "
                               f"{WANTED_PX_PER_MODULE:g} px per QR module over the mat with --lens at --resolution")
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     resolution = _resolution(getattr(args, "resolution", "4608x2592"))
     sticker_mm = _sticker_mm(getattr(args, "sticker_mm", None), layout, lens, resolution)
     sized = dataclasses.replace(layout, sticker_mm=sticker_mm)
-    for path in write_markers(args.out, sized, args.dpi):
+    for path in write_markers(args.out, sized, args.dpi, getattr(args, "paper", "a4")):
         print(path)
     if sticker_mm != layout.sticker_mm:
         print(_write_layout(args.out / "layout.json", sized))

@@ -19,7 +19,7 @@ dim one.
 
 The face is sampled on the two sides of the sticker that face the card's
 middle (the sticker sits in a corner: its other sides are 4 mm from the
-card's edge), each side on its own; a side covered by another card or a
+card's edge), beside the code and beyond the label strip, each on its own; a side covered by another card or a
 finger disagrees or fits no color, and the other sides decide.
 """
 
@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.markers.codes import CARD_FACE_BGR, STICKER_PAPER_BGR, color_name_of
+from companion.markers.codes import CARD_FACE_BGR, LABEL_MODULES, STICKER_PAPER_BGR, color_name_of
 from companion.vision.layout import Layout
 from companion.vision.pipeline import VisionPipeline
 from companion.vision.stickers import QR_MODULES, QUIET_ZONE_MODULES
@@ -63,7 +63,8 @@ MARGIN = 2.0
 QUIET_BAND = (-3.0, -1.0)
 """Where the white is sampled, in modules from the code's edge: the middle of the 4-module quiet zone."""
 FACE_BAND = (1.5, 5.0)
-"""Where the face is sampled, in modules beyond the sticker's edge (quiet zone included)."""
+"""Where the face is sampled, in modules beyond the sticker's edge (quiet zone included): right of it, and below
+its label strip (the two sides that face the card's middle)."""
 
 
 @dataclass(frozen=True)
@@ -117,11 +118,13 @@ def sticker_sides(image: npt.NDArray[np.uint8], corners: Corners) -> list[SideVe
     if white is None:
         return []
     edge = QR_MODULES + QUIET_ZONE_MODULES
-    near, far = (edge + v for v in FACE_BAND)
-    right = _sample(image, to_image, (near, far), (1.0, QR_MODULES - 1.0))
-    below = _sample(image, to_image, (1.0, QR_MODULES - 1.0), (near, far))
+    near, far = FACE_BAND
+    beside = (edge + near, edge + far)
+    below = (edge + LABEL_MODULES + near, edge + LABEL_MODULES + far)  # beyond the label strip
+    right = _sample(image, to_image, beside, (1.0, QR_MODULES - 1.0))
+    under = _sample(image, to_image, (1.0, QR_MODULES - 1.0), below)
     verdicts = []
-    for pixels in (right, below):
+    for pixels in (right, under):
         if len(pixels) < 6:
             continue
         face = np.median(pixels, axis=0)

@@ -50,6 +50,7 @@ from companion.markers.codes import (
     STICKER_PAPER_BGR,
     color_name_of,
     payload_for,
+    sticker_cut_mm,
     sticker_modules,
 )
 from companion.sim.optics import (
@@ -647,8 +648,37 @@ def _card_texture(
                 dark=PRINT_BLACK_BGR,
                 light=STICKER_PAPER_BGR,
             )
+            _paint_label(face, card_id, (left_mm, top_mm), sticker_mm, scale_xy, round(turn / 90) % 4 == 2)
     corner_px = 3.0 * scale_xy[0]
     return _Texture(_premultiplied(face, corner_px), scale_xy)
+
+
+def _paint_label(face: Image, card_id: str, code_mm: Point, sticker_mm: float, scale_xy: tuple[float, float],
+                 upside_down: bool) -> None:
+    """The sticker's label strip (``companion markers`` prints it inside the cut): white, the card id and
+    color name in black, the corner mark; below the code as printed, so above it when stuck upside down."""
+    cut_w, cut_h = sticker_cut_mm(sticker_mm)
+    strip_mm = cut_h - sticker_mm
+    width, height = max(2, round(cut_w * scale_xy[0])), max(2, round(strip_mm * scale_xy[1]))
+    strip = np.empty((height, width, 3), np.uint8)
+    strip[...] = STICKER_PAPER_BGR
+    text = f"{card_id} {color_name_of(card_id)}"
+    font_scale = height * 0.6 / 22.0  # Hershey simplex capitals are about 22 units tall at scale 1
+    (text_w, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 1)
+    font_scale *= min(1.0, width * 0.78 / max(text_w, 1))
+    cv2.putText(strip, text, (round(width * 0.04), round(height * 0.78)), cv2.FONT_HERSHEY_SIMPLEX, font_scale,
+                PRINT_BLACK_BGR, max(1, round(height / 14)), cv2.LINE_AA)
+    mark = round(height * 0.6)
+    corner = np.array([(width - 1, height - 1), (width - 1 - mark, height - 1), (width - 1, height - 1 - mark)])
+    cv2.fillConvexPoly(strip, corner, PRINT_BLACK_BGR, cv2.LINE_AA)
+    left_mm, top_mm = code_mm
+    top_mm = top_mm - strip_mm if upside_down else top_mm + sticker_mm
+    x0, y0 = round(left_mm * scale_xy[0]), round(top_mm * scale_xy[1])
+    if upside_down:
+        strip = np.rot90(strip, 2)
+    x1, y1 = min(face.shape[1], x0 + width), min(face.shape[0], y0 + height)
+    x0c, y0c = max(0, x0), max(0, y0)
+    face[y0c:y1, x0c:x1] = strip[y0c - y0 : y1 - y0, x0c - x0 : x1 - x0]
 
 
 @lru_cache(maxsize=64)
