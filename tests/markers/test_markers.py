@@ -19,11 +19,13 @@ from pyzbar import pyzbar
 from companion.cli import markers_cmds
 from companion.markers.codes import (
     CARD_IDS,
+    FIDUCIAL_CELLS,
+    FIDUCIAL_LABEL_CELLS,
     MarkerError,
     payload_for,
     qr_modules,
+    sticker_cut_mm,
 )
-from companion.markers.codes import FIDUCIAL_CELLS, FIDUCIAL_LABEL_CELLS, sticker_cut_mm
 from companion.markers.sheets import A4_MM, PAPERS, sticker_places
 from companion.vision.layout import Layout, load_layout
 from companion.vision.stickers import sticker_offsets_mm
