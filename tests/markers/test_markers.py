@@ -147,10 +147,11 @@ def test_each_sticker_carries_its_label_inside_its_cut_and_the_quiet_zone_stays_
     for place in sticker_places(layout.sticker_mm)[::7]:
         page = pages[place.page]
 
-        def box(x0: float, y0: float, x1: float, y1: float, place: object = place, page: np.ndarray = page,
-                ) -> np.ndarray:
-            return page[round((place.top_mm + y0) * PX_PER_MM) : round((place.top_mm + y1) * PX_PER_MM),  # type: ignore[attr-defined]
-                        round((place.left_mm + x0) * PX_PER_MM) : round((place.left_mm + x1) * PX_PER_MM)]  # type: ignore[attr-defined]
+        def box(x0: float, y0: float, x1: float, y1: float, page: np.ndarray = page,
+                at: tuple[float, float] = (place.left_mm, place.top_mm)) -> np.ndarray:
+            """The page's pixels in a box given in mm from the sticker's top-left corner."""
+            return page[round((at[1] + y0) * PX_PER_MM) : round((at[1] + y1) * PX_PER_MM),
+                        round((at[0] + x0) * PX_PER_MM) : round((at[0] + x1) * PX_PER_MM)]
 
         side = layout.sticker_mm
         assert box(0.1, 0.1, side - 0.1, quiet - 0.1).min() == 255  # quiet zone above the code
