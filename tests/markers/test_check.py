@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import cv2
@@ -45,7 +46,7 @@ def test_check_names_every_card_whose_sticker_belongs_to_another_color(
 
 
 def test_check_passes_a_table_of_right_stickers_and_says_so_in_json(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     cards = [PlacedCard(c.card_id, c.center_mm, c.rotation_deg) for c in laid_cards(2)]
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -54,6 +55,14 @@ def test_check_passes_a_table_of_right_stickers_and_says_so_in_json(
     document = json.loads(capsys.readouterr().out)
     assert len(document["cards"]) == len(CARDS) and document["problems"] == []
     assert all(card["face_color"] == card["sticker_color"] for card in document["cards"])
+    # ... | head: a reader that went away ends it with one line.
+    from tests.faults.test_every_command import ClosedPipe
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    status = main(["markers", "check", str(frames), "--json", "--quiet"])
+    monkeypatch.undo()
+    assert status == 2
+    assert capsys.readouterr().err.splitlines() == ["companion: output closed by the reader before the end"]
 
 
 def test_check_refuses_bad_input_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
