@@ -144,7 +144,7 @@ def run_check(args: argparse.Namespace) -> int:
     from companion.app.camera import FileSource
     from companion.cli.paths import PathArgumentError, input_path
     from companion.cli.progress import bar
-    from companion.markers.check import ColorCheck
+    from companion.markers.check import CheckInputError, ColorCheck
 
     given = [source for source in (args.input, args.image) if source is not None]
     if len(given) + bool(args.camera) != 1:
@@ -163,13 +163,13 @@ def run_check(args: argparse.Namespace) -> int:
                 progress.update(1)
     name = "the camera" if args.camera else str(given[0])
     if check.frames == 0:
-        raise PathArgumentError(f"markers check: {name}: no frame could be read")
+        raise CheckInputError(f"markers check: {name}: no frame could be read")
     if not check.board_seen:
-        raise PathArgumentError(f"markers check: {name}: the mat's fiducials are not in view; "
+        raise CheckInputError(f"markers check: {name}: the mat's fiducials are not in view; "
                                 "lay the cards on the mat under the camera")
     results = check.results()
     if not results:
-        raise PathArgumentError(f"markers check: {name}: no card's sticker read; lay the cards face up, apart")
+        raise CheckInputError(f"markers check: {name}: no card's sticker read; lay the cards face up, apart")
     wrong = [result for result in results if not result.ok]
     if args.json:
         print(json.dumps({"cards": [{"card": r.card_id, "sticker_color": r.sticker_color, "face_color": r.face_color,

@@ -12,15 +12,17 @@ away, and is the white to measure it against. A camera sees each channel
 exposure ``K`` and a white balance (``K_c = K * w_c``) for the whole patch.
 For each card color of :data:`~companion.markers.codes.CARD_FACE_BGR` the
 exposure and white balance that best explain both the white and the face
-are searched (a small grid, vectorised); the color whose best explanation
-fits is the card's. Clipping is in the model, so an over-exposed table
+are searched (each channel's level on a fine grid, joined within the
+bounds a lamp allows); the color whose best explanation fits, clearly
+better than any other's, is the card's. Clipping is in the model, so an over-exposed table
 (whites at 255, an orange face's red channel clipped) is read as well as a
 dim one.
 
 The face is sampled on the two sides of the sticker that face the card's
 middle (the sticker sits in a corner: its other sides are 4 mm from the
-card's edge), beside the code and beyond the label strip, each on its own; a side covered by another card or a
-finger disagrees or fits no color, and the other sides decide.
+card's edge), beside the code and beyond the label strip, each on its own;
+a side covered by another card or a finger disagrees or fits no color, and
+the other sides (and frames) decide.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.errors import CompanionError
 from companion.markers.codes import CARD_FACE_BGR, LABEL_MODULES, STICKER_PAPER_BGR, color_name_of
 from companion.vision.layout import Layout
 from companion.vision.pipeline import VisionPipeline
@@ -65,6 +68,10 @@ QUIET_BAND = (-3.0, -1.0)
 FACE_BAND = (1.5, 5.0)
 """Where the face is sampled, in modules beyond the sticker's edge (quiet zone included): right of it, and below
 its label strip (the two sides that face the card's middle)."""
+
+
+class CheckInputError(CompanionError, ValueError):
+    """The frames do not show what the check needs (the mat, a card); the message says what to do."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +107,20 @@ class CardCheck:
                 f"{self.sticker_color} card")
 
 
-def _verdict(card_id: str, verdicts: Sequence[SideVerdict]) -> CardCheck:
-    votes = Counter(v.color for v in verdicts if v.color is not None)
-    ranked = votes.most_common()
+def card_verdict(card_id: str, verdicts: Sequence[SideVerdict]) -> CardCheck:
+    """The card's face color: what the sides say by a clear majority (twice the next color's votes).
+
+    Saying a sticker is wrong takes two sides at least (one side alone may
+    be the edge of a neighbouring card): one is "cannot tell", never "wrong".
+    """
+    sticker = color_name_of(card_id)
+    ranked = Counter(v.color for v in verdicts if v.color is not None).most_common()
     face = None
-    if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+    if ranked and (len(ranked) == 1 or ranked[0][1] >= 2 * ranked[1][1]):
         face = ranked[0][0]
-    return CardCheck(card_id, color_name_of(card_id), face, tuple(verdicts))
+    if face is not None and face != sticker and ranked[0][1] < 2:
+        face = None
+    return CardCheck(card_id, sticker, face, tuple(verdicts))
 
 
 def sticker_sides(image: npt.NDArray[np.uint8], corners: Corners) -> list[SideVerdict]:
@@ -219,4 +233,4 @@ class ColorCheck:
 
     def results(self) -> list[CardCheck]:
         """Every card read so far, in card id order."""
-        return [_verdict(card_id, verdicts) for card_id, verdicts in sorted(self._sides.items())]
+        return [card_verdict(card_id, verdicts) for card_id, verdicts in sorted(self._sides.items())]

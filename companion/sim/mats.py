@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from companion.sim.scene import PlacedCard
+from companion.sim.scene import PlacedCard, SceneError
 from companion.vision.layout import Fiducial, Layout, Point, Polygon, polygon_centroid, polygons_overlap
 
 ARC_STEPS = 24
@@ -115,7 +115,7 @@ def stick_fiducials(mat: Layout, rng: np.random.Generator, side_mm: float = 30.0
             if inside and not any(polygons_overlap(square, zone) for zone in mat.zones.values()):
                 break
         else:
-            raise ValueError(f"mat {mat.name!r}: no room for fiducial {fiducial_id} clear of the printed spaces")
+            raise SceneError(f"mat {mat.name!r}: no room for fiducial {fiducial_id} clear of the printed spaces")
         placed.append(Fiducial(fiducial_id, (round(x, 2), round(y, 2)), side_mm))
     return Layout(mat.name, mat.size_mm, mat.card_mm, mat.sticker_mm, tuple(placed), mat.zones)
 

@@ -86,3 +86,16 @@ def test_every_color_is_told_under_any_light_from_dim_to_clipped(truth: str) -> 
         seen_white = np.minimum(255.0, paper * gain + rng.normal(0, 1.0, 3))
         seen_face = np.minimum(255.0, face * gain + rng.normal(0, 1.0, 3))
         assert classify(seen_white, seen_face).color == truth, (gain, seen_white, seen_face)
+
+
+def test_a_sticker_is_called_wrong_only_on_two_sides_and_a_clear_majority() -> None:
+    from companion.markers.check import SideVerdict, card_verdict
+
+    def sides(*colors: str | None) -> list[SideVerdict]:
+        return [SideVerdict(color, 0.01, (0, 0, 0)) for color in colors]
+
+    assert card_verdict("R07", sides("red", "red", None)).ok
+    assert card_verdict("R07", sides("green")).face_color is None  # one side: the edge of a neighbour?
+    assert card_verdict("R07", sides("green", "green", "red")).face_color == "green"
+    assert card_verdict("R07", sides("green", "red")).face_color is None  # a tie: cannot tell
+    assert card_verdict("R07", sides()).line().startswith("R07: cannot tell the color")
