@@ -102,9 +102,14 @@ class CardCheck:
         if self.face_color is None:
             return (f"{self.card_id}: cannot tell the color of the card around its sticker (covered, in shadow "
                     "or glare?): lay it on its own, face up, in even light")
-        return (f"{self.card_id}: this sticker belongs on a {self.sticker_color} card but is stuck on a "
-                f"{self.face_color} card: peel it off and stick {self.card_id}'s sticker on a "
-                f"{self.sticker_color} card")
+        return (f"{self.card_id}: this sticker belongs on {_a(self.sticker_color)} card but is stuck on "
+                f"{_a(self.face_color)} card: peel it off and stick {self.card_id}'s sticker on "
+                f"{_a(self.sticker_color)} card")
+
+
+def _a(color: str) -> str:
+    """The color with its article: "a red", "an orange"."""
+    return f"an {color}" if color[0] in "aeiou" else f"a {color}"
 
 
 def card_verdict(card_id: str, verdicts: Sequence[SideVerdict]) -> CardCheck:

@@ -42,7 +42,8 @@ def test_check_names_every_card_whose_sticker_belongs_to_another_color(
     assert named == set(WRONG), lines
     for line in lines:
         card_id = line.split(":")[0]
-        assert f"stuck on a {WRONG[card_id]} card" in line
+        article = "an" if WRONG[card_id][0] in "aeiou" else "a"
+        assert f"stuck on {article} {WRONG[card_id]} card" in line
 
 
 def test_check_passes_a_table_of_right_stickers_and_says_so_in_json(
