@@ -12,4 +12,5 @@ TARGETS: dict[str, str] = {
     "table": "companion.bench.table",
     "run": "companion.bench.run",
     "teach": "companion.bench.teach",
+    "markers": "companion.bench.markers",
 }
