@@ -330,6 +330,8 @@ class VisionPipeline:
         self._unread = self._unread[waiting:] + self._unread[:waiting]
         with watch.stage("sharpness"):
             look = {i for i, s in seen.items() if changes.touches(s.bounds(2))}
+            # The scan measured every other marker: the rest learn their sharp edges two a frame.
+            look |= set([i for i in sorted(seen) if not self._smear.knows(i)][:2])
             if self._lost_reads(kept + retried + fresh):
                 # A smear can slip under the change detector at the markers: a few spread over the mat tell.
                 look |= set(sorted(seen)[:: max(1, len(seen) // 3)])
@@ -423,16 +425,19 @@ class VisionPipeline:
         """The board status with the motion smear measured on the fiducials found again, and the smeared zones.
 
         Fiducials whose area did not change are as sharp as before (0);
-        zones get the smear interpolated from the fiducials in view.
+        zones get the smear interpolated from the fiducials in view. A
+        marker measured for the first time tells nothing either way.
         """
-        measured = self._smear.measure(frame, [seen[i] for i in sorted(changed) if i in seen])
+        looked = {i for i in changed if i in seen}
+        measured = self._smear.measure(frame, [seen[i] for i in sorted(looked)])
         if not measured:
             return board, ()
         assert self._scale is not None
         limit = SMEAR_MODULES * self._scale.module_px
         if max(measured.values()) >= limit:
             # A smear small enough to slip under the change detector at some markers: measure them all.
-            measured |= self._smear.measure(frame, [s for i, s in seen.items() if i not in measured])
+            measured |= self._smear.measure(frame, [s for i, s in seen.items() if i not in looked])
+            looked = set(seen)
         values = sorted(measured.values())
         smear = values[len(values) // 2]
         whole = len(values) >= SMEAR_FIDUCIALS and smear >= limit
@@ -441,7 +446,7 @@ class VisionPipeline:
             return board, tuple(self._zones)
         if values[-1] < limit:
             return board, ()
-        in_view = {i: measured.get(i, 0.0) for i in seen}
+        in_view = {i: measured.get(i, 0.0) for i in seen if i in measured or i not in looked}
         places = {i: self._places[i].center_mm for i in in_view}
         names = list(self._zones)
         centres = np.array([self.layout.zone_center(name) for name in names], np.float64)
