@@ -62,11 +62,14 @@ EDGE_MARGIN_PX = 2
 CALIBRATION_FILE = "calibration.json"
 FORMAT = "mandala-calibration/1"
 # A fitted lens is kept only if it brings the fiducials' reprojection error
-# under this, in millimetres on the mat: more means the points disagree (a
-# marker misread, a cloth lifted far off the table) and the starting model is
-# safer. (The same limit in pixels, 2 px, was 0.8 mm at 1080p but 0.34 mm at
-# 12 MP, where a cloth creased 3 mm leaves the fiducials 2-3 px off any lens:
-# a k1 = -0.3 lens fitted to 2.4 px from the start's 39 px was thrown away.)
+# under this many pixels or millimetres on the mat, whichever is more: more
+# means the points disagree (a marker misread, a cloth lifted far off the
+# table) and the starting model is safer. Corners are found to a pixel or so
+# at any resolution, a crease moves them by millimetres: 2 px alone was
+# 0.34 mm at 12 MP, where a cloth creased 3 mm leaves the fiducials 2-3 px
+# off any lens (a k1 = -0.3 lens fitted to 2.4 px from the start's 39 px was
+# thrown away); 0.8 mm alone is 1.5 px on a tilted 1080p frame.
+MAX_LENS_RMS_PX = 2.0
 MAX_LENS_RMS_MM = 0.8
 # ... and only if it explains what the starting model could not: a quarter of
 # its error and at least this much (px). Below that the fit is fitting the
@@ -294,7 +297,7 @@ def _fit_lens(image: np.ndarray, layout: Layout, pipeline: VisionPipeline, start
     """The lens fitted to the fiducials seen and the calibration sheet (in the frame, and in ``sheets``).
 
     The starting model stays when there is too little to fit or the fit is
-    not better (:func:`companion.vision.lens.fit_lens`, :data:`MAX_LENS_RMS_MM`).
+    not better (:func:`companion.vision.lens.fit_lens`, :data:`MAX_LENS_RMS_PX`).
     """
     views: list[tuple[np.ndarray, np.ndarray]] = []
     used: list[str] = []
@@ -313,7 +316,7 @@ def _fit_lens(image: np.ndarray, layout: Layout, pipeline: VisionPipeline, start
         views += [(view.sheet_mm, view.image_px) for view in more]
         used.append("sheet images")
     fit: LensFit | None = fit_lens(views, start) if views else None
-    if (fit is None or fit.rms_px > MAX_LENS_RMS_MM * _fiducial_px_per_mm(seen, places)
+    if (fit is None or fit.rms_px > max(MAX_LENS_RMS_PX, MAX_LENS_RMS_MM * _fiducial_px_per_mm(seen, places))
             or fit.rms_px > 0.75 * fit.start_rms_px
             or fit.start_rms_px - fit.rms_px < MIN_LENS_GAIN_PX):
         return LensCalibration(start, start_name, (), sum(len(v[0]) for v in views), None,
