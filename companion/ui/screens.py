@@ -37,6 +37,7 @@ Size = tuple[int, int]
 
 class Screen(enum.Enum):
     BLANK = "blank"
+    PAIRING = "pairing"
     MENU = "menu"
     PROBLEM = "problem"
     WARNING = "warning"
@@ -84,6 +85,8 @@ def _hidden(model: DisplayModel, ui: UiState) -> int:
 
 def screen_for(model: DisplayModel, ui: UiState) -> Screen:
     """The one screen to show now; the controller maps buttons by it too."""
+    if model.pairing:
+        return Screen.PAIRING  # a phone waits for the code; the model change wakes a blank panel
     if ui.power == "blank":
         return Screen.BLANK
     if ui.menu is not None:
@@ -114,7 +117,9 @@ def render(model: DisplayModel, ui: UiState, size: Size = SIZE) -> Image.Image:
 
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, model: DisplayModel, ui: UiState,
                 size: Size = SIZE) -> None:
-    if screen is Screen.MENU:
+    if screen is Screen.PAIRING:
+        draw_pairing(draw, model.pairing, size)
+    elif screen is Screen.MENU:
         draw_menu(draw, ui.menu or 0, size, first_player=model.first_player,
                   brightness=ui.brightness)
     elif screen is Screen.PROBLEM:
@@ -312,6 +317,14 @@ def draw_problem(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SI
     _inverted_line(draw, 0, title, width, spec=t.MEDIUM)
     for index, line in enumerate(t.wrap(hint, 21, 3)):
         t.text(draw, (1, 21 + index * 12), line, t.SMALL)
+
+
+def draw_pairing(draw: ImageDraw.ImageDraw, code: str, size: Size = SIZE) -> None:
+    """The phone view's pairing code, to type on the phone that asked for the controls."""
+    width = size[0]
+    _inverted_line(draw, 0, "PAIR A PHONE", width, spec=t.MEDIUM)
+    t.centered(draw, 21, f"{code[:3]} {code[3:]}", t.LARGE, width)
+    t.centered(draw, 50, "type it on the phone", t.SMALL, width)
 
 
 def draw_status(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE, *,
