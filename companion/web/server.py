@@ -96,7 +96,8 @@ def build_app(view: PhoneView) -> Starlette:
         return Response(_asset(name), media_type=STATIC[name], headers=SECURITY_HEADERS)
 
     async def current_view(request: Request) -> Response:
-        return Response(view.hub.current()[1], media_type="application/json", headers=SECURITY_HEADERS)
+        seq, text = view.hub.current()
+        return Response(text, media_type="application/json", headers={**SECURITY_HEADERS, "X-View-Seq": str(seq)})
 
     async def events(request: Request) -> Response:
         if streams["open"] >= MAX_STREAMS:
