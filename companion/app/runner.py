@@ -199,11 +199,11 @@ class Runner:
         # may come later (or never): waiting for them would make systemd restart us forever.
         # Sent before the threads start, so every STATUS of theirs comes after it.
         notify.ready("started: opening the camera")
-        self._start_web()
         self._threads = [threading.Thread(target=self._capture, name="capture", daemon=True),
                          threading.Thread(target=self._work, name="worker", daemon=True)]
         for thread in self._threads:
             thread.start()
+        self._start_web()  # after the camera: the server's imports must not delay the first frame
         try:
             self._ui_loop()
             self._linger()
@@ -216,14 +216,15 @@ class Runner:
         return 0
 
     def _start_web(self) -> None:
-        if self.web is None:
+        web = self.web
+        if web is None:
             return
-        self.web.send = self.commands.put
+        web.send = self.commands.put
         try:
-            self.web.start()
+            web.start()
         except CompanionError as error:  # the game is watched all the same; the log says why there is no view
             log.error("%s: running without the phone view", error)
-            self.web = None
+            self.web = None  # the worker reads it once a turn: it stops feeding the view
 
     def _linger(self) -> None:
         """At the end of a file input, keep the phone view up a moment for whoever watches it."""

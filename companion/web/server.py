@@ -312,9 +312,14 @@ def _listen(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, family if ":" in host else socket.AF_UNSPEC, socket.SOCK_STREAM)
         family, kind, proto, _, address = infos[0]
-        sock = socket.socket(family, kind, proto)
     except OSError as error:
         raise DeviceError(f"phone view on {host}:{port}: cannot resolve the address ({error})") from None
+    try:
+        sock = socket.socket(family, kind, proto)
+    except OSError as error:
+        # The service's sandbox refuses IP sockets unless the installer granted them (docs/web.md).
+        raise DeviceError(f"phone view on {host}:{port}: no IP socket allowed ({error.strerror}); under "
+                          "systemd, run `sudo hardware/install.sh` after setting [web] listen") from None
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)

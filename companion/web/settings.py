@@ -78,3 +78,22 @@ def _is_host_name(host: str) -> bool:
     return (not all(label.isdigit() for label in labels) and len(host) <= 253
             and all(label and len(label) <= 63 and label.replace("-", "").isalnum() and label.isascii()
                     and not label.startswith("-") for label in labels))
+
+
+LOCAL_NETWORKS = "localhost link-local 10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7"
+"""Where the service may talk once the view is on: the machine itself and private (home) networks."""
+
+
+def systemd_drop_in(settings: WebSettings) -> str:
+    """The unit's drop-in (``mandala-companion.service.d/web.conf``) for these settings; "" when the view is off.
+
+    The unit denies every IP address and IP socket; the view needs IP sockets
+    and the players' phones, which are on the local network: the drop-in
+    allows those and nothing else (IPAddressDeny=any stays).
+    """
+    if not settings.enabled:
+        return ""
+    return ("[Service]\n"
+            "# Written by hardware/install.sh from [web] of config.toml: the phone view is on.\n"
+            f"IPAddressAllow={LOCAL_NETWORKS}\n"
+            "RestrictAddressFamilies=AF_INET AF_INET6\n")

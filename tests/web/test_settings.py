@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from companion.app.config import parse_config
+from companion.cli import main
 from companion.errors import ConfigError
 from companion.web.settings import WebSettings, parse_listen
 
@@ -40,3 +43,16 @@ def test_configuration_errors(section: dict[str, object], message: str) -> None:
 def test_configured() -> None:
     web = parse_config({"web": {"listen": "0.0.0.0:8080", "controls": False}}).web
     assert web.enabled and web.address == ("0.0.0.0", 8080) and not web.controls
+
+
+def test_the_drop_in_command_follows_the_configuration(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[web]\nlisten = \"0.0.0.0:8080\"\n")
+    assert main(["web", "drop-in", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "IPAddressAllow=" in out and "RestrictAddressFamilies=AF_INET AF_INET6" in out
+    config.write_text("[web]\ncontrols = false\n")
+    assert main(["web", "drop-in", "--config", str(config)]) == 0
+    assert capsys.readouterr().out == ""
+    config.write_text("[web]\nlisten = \"nowhere\"\n")
+    assert main(["web", "drop-in", "--config", str(config)]) == 2
