@@ -39,10 +39,11 @@ PICAMERA2_MIN=0.3.17
 # libglib2.0-0 are what the opencv-python wheel links to (Lite images lack
 # libGL); python3-lgpio is the GPIO backend gpiozero uses on a Pi 5 (a pip
 # build would need swig); polkitd lets the service user power off from the
-# menu (Lite may not have it). "a|b": either name will do; Trixie renamed some
-# libraries for 64-bit time (the t64 names).
+# menu (Lite may not have it); fonts-dejavu-core writes the Persian (shaped by
+# Pillow's libraqm), Greek and Russian screens. "a|b": either name will do;
+# Trixie renamed some libraries for 64-bit time (the t64 names).
 APT_PACKAGES=(python3-venv python3-picamera2 python3-lgpio "libzbar0|libzbar0t64" i2c-tools libgl1
-              "libglib2.0-0|libglib2.0-0t64" rsync polkitd)
+              "libglib2.0-0|libglib2.0-0t64" rsync polkitd fonts-dejavu-core)
 
 dry_run=false
 start=true

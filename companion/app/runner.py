@@ -54,6 +54,7 @@ from companion.tracker.display import DisplayModel
 from companion.ui import text as t
 from companion.ui.buttons import Press, Signals
 from companion.ui.controller import AppAction, AppCommand, UiController
+from companion.ui.i18n import _
 
 if TYPE_CHECKING:
     from companion.web.live import PhoneView
@@ -457,8 +458,8 @@ def power_off() -> None:
 def stopped_image(size: tuple[int, int] = (128, 64)) -> Image.Image:
     image = Image.new("1", size)
     draw = ImageDraw.Draw(image)
-    t.centered(draw, 14, "STOPPED", t.MEDIUM, size[0])
-    t.centered(draw, 38, "companion is off", t.SMALL, size[0])
+    t.centered(draw, 14, _("STOPPED"), t.MEDIUM, size[0])
+    t.centered(draw, 38, _("companion is off"), t.SMALL, size[0])
     return image
 
 
@@ -498,8 +499,10 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
     from companion.app.calibrate import lens_for_run
     from companion.app.journal import Journal
     from companion.app.table import TablePipeline
+    from companion.ui import i18n
     from companion.vision.layout import load_layout
 
+    i18n.use(config.display.language)  # every screen from now on, the stopped one included
     settings = config.camera
     files = settings.source == "path"
     clock_fps = (recorded_fps or settings.fps or 10.0) if files else None
