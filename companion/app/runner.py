@@ -530,7 +530,7 @@ def make_web(config: Any) -> PhoneView | None:
         return None
     from companion.web.live import PhoneView
 
-    return PhoneView(config.web, config.state_dir)
+    return PhoneView(config.web, config.state_dir, config.display.language)
 
 
 def share_with_group(state_dir: Path) -> None:

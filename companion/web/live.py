@@ -100,9 +100,11 @@ class Hub:
 class PhoneView:
     """The phone view as ``companion run`` holds it: started and stopped with the run loop."""
 
-    def __init__(self, settings: WebSettings, state_dir: Path) -> None:
+    def __init__(self, settings: WebSettings, state_dir: Path, language: str = "en") -> None:
         self.settings = settings
         self.state_dir = state_dir
+        self.language = language
+        """The page's language unless a phone picks another: the screens' ([display] language)."""
         self.hub = Hub()
         self.pairing = Pairing(enabled=settings.controls)
         self.history = History()

@@ -12,6 +12,9 @@ Routes (docs/web.md and interfaces.md section 11):
 - ``GET /api/games`` (``games list --json``), ``GET /api/games/N``
   (``games show N --json``), ``GET /api/games/N/record`` (the
   ``mandala-record/1`` file to download).
+- ``GET /api/strings[?language=LANG]`` the page's texts in the players'
+  language (default ``[display] language``), from the same gettext catalogs
+  as the OLED's.
 - ``POST /api/pair`` shows a code on the OLED; ``POST /api/pair/confirm``
   with ``{"code": "123456"}`` answers a token; ``POST /api/control/ACTION``
   (``undo``, ``accept``, ``confirm``, ``new-game``) with ``Authorization:
@@ -44,6 +47,7 @@ from starlette.routing import Route
 
 from companion.errors import CompanionError, DeviceError, JournalError
 from companion.tracker.display import TableWarning
+from companion.ui import i18n
 from companion.ui.controller import AppAction, AppCommand
 
 if TYPE_CHECKING:
@@ -117,6 +121,15 @@ def build_app(view: PhoneView) -> Starlette:
     async def record(request: Request) -> Response:
         return await run_in_threadpool(_journal_response, view, _record, request.path_params["id"])
 
+    async def strings(request: Request) -> Response:
+        language = request.query_params.get("language") or view.language
+        if language not in i18n.LANGUAGES:
+            return _error(404, f"no language {language!r} (known: {', '.join(i18n.LANGUAGES)})")
+        catalog = {} if language == "en" else i18n.parse_po(i18n.catalog_text(language))
+        catalog.pop("", None)
+        return JSONResponse({"language": language, "rtl": i18n.is_rtl(language), "strings": catalog},
+                            headers=SECURITY_HEADERS)
+
     async def pair(request: Request) -> Response:
         seconds = view.pairing.ask()
         if not seconds:
@@ -163,6 +176,7 @@ def build_app(view: PhoneView) -> Starlette:
         Route("/api/games", games),
         Route("/api/games/{id:int}", one_game),
         Route("/api/games/{id:int}/record", record),
+        Route("/api/strings", strings),
         Route("/api/pair", pair, methods=["POST"]),
         Route("/api/pair/confirm", confirm_pairing, methods=["POST"]),
         Route("/api/pair/status", paired),

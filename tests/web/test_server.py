@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -200,3 +201,23 @@ def test_a_taken_port_is_one_line(state: Path) -> None:
             second.start()
     finally:
         first.stop()
+
+
+def test_the_page_speaks_the_players_language(view: tuple[PhoneView, str, list[AppCommand]]) -> None:
+    _, url, _ = view
+    english = json.loads(get(url + "/api/strings")[2])
+    assert english == {"language": "en", "rtl": False, "strings": {}}
+    persian = json.loads(get(url + "/api/strings?language=fa")[2])
+    assert persian["rtl"] and persian["strings"]["Mountain"] == "کوه"
+    assert get(url + "/api/strings?language=de")[0] == 404
+    # Every text the page asks for has its translation, in every language.
+    script = (Path(__file__).resolve().parents[2] / "companion/web/static/app.js").read_text()
+    page = (Path(__file__).resolve().parents[2] / "companion/web/static/index.html").read_text()
+    wanted = set(re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', script))
+    wanted |= {json.loads(f'"{text}"') for text in wanted}
+    wanted |= {text.strip() for text in re.findall(r'data-tr="">([^<]+)<', page)}
+    wanted = {text for text in wanted if "\\u" not in text}
+    assert len(wanted) > 40 and "Game over: {result} {one}\u2013{two}" in wanted
+    for language in ("fa", "el", "ru"):
+        strings = json.loads(get(f"{url}/api/strings?language={language}")[2])["strings"]
+        assert not sorted(wanted - set(strings)), language

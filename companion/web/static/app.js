@@ -5,8 +5,15 @@
 const PLAYERS = ["p1", "p2"];
 const COLORS = "ROYGPK";
 const state = { view: null, side: localStorage.getItem("side") || "p1", token: localStorage.getItem("token") || "" };
+let strings = {};  // msgid -> translation, from the companion's gettext catalog (GET /api/strings)
 
 function $(id) { return document.getElementById(id); }
+
+// The message in the page's language, its {names} filled in from values.
+function tr(msgid, values) {
+  const text = strings[msgid] || msgid;
+  return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -20,38 +27,38 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function title(player) { return player === "p1" ? "Player 1" : "Player 2"; }
+function title(player) { return player === "p1" ? tr("Player 1") : tr("Player 2"); }
 
 function chip(letter, count, names) {
-  return el("span", { class: `chip c-${letter}`, title: names[letter], "data-color": letter },
-            count > 1 ? `${names[letter]} \u00d7${count}` : names[letter]);
+  return el("span", { class: `chip c-${letter}`, title: tr(names[letter]), "data-color": letter },
+            count > 1 ? `${tr(names[letter])} \u00d7${count}` : tr(names[letter]));
 }
 
 function chips(counts, names) {
   const box = el("span", { class: "chips" });
   for (const letter of COLORS) if (counts[letter]) box.append(chip(letter, counts[letter], names));
-  if (!box.childElementCount) box.append(el("span", { class: "muted" }, "empty"));
+  if (!box.childElementCount) box.append(el("span", { class: "muted" }, tr("empty")));
   return box;
 }
 
 function instruction(view) {
   const m = view.model;
-  if (m.camera !== "ok") return m.camera === "lost" ? "Camera lost: check its cable" : "No camera found";
-  if (m.board !== "ok") return "Mat not in view: keep its corners visible";
-  if (m.phase === "setup") return "Deal: two cards into each mountain";
+  if (m.camera !== "ok") return m.camera === "lost" ? tr("Camera lost: check its cable") : tr("No camera found");
+  if (m.board !== "ok") return tr("Mat not in view: keep its corners visible");
+  if (m.phase === "setup") return tr("Deal: two cards into each mountain");
   if (m.phase === "over") {
     const o = m.over;
-    const who = o.winner === "draw" ? "A draw" : `${title(o.winner)} ${o.unknown ? "leads" : "wins"}`;
-    return `Game over: ${who} ${o.scores[0]}\u2013${o.scores[1]}`;
+    const who = o.winner === "draw" ? tr("A draw") : tr(o.unknown ? "{player} leads" : "{player} wins", { player: title(o.winner) });
+    return tr("Game over: {result} {one}\u2013{two}", { result: who, one: o.scores[0], two: o.scores[1] });
   }
   if (m.phase === "destruction") {
     const d = m.destruction;
-    if (d.refill) return `Refill mandala ${d.mandala.slice(1)}: ${d.refill} card(s) into its mountain`;
-    return `${title(d.picker)} claims a color from mandala ${d.mandala.slice(1)}`;
+    if (d.refill) return tr("Refill mandala {n}: {count} card(s) into its mountain", { n: d.mandala.slice(1), count: d.refill });
+    return tr("{player} claims a color from mandala {n}", { player: title(d.picker), n: d.mandala.slice(1) });
   }
-  if (m.phase === "discard-confirm") return `${title(m.discard.player)}: how many cards discarded? (${m.discard.asked}?)`;
-  if (m.draw) return `${title(m.turn)}: draw ${m.draw}`;
-  return `${title(m.turn)} to play`;
+  if (m.phase === "discard-confirm") return tr("{player}: how many cards discarded? ({count}?)", { player: title(m.discard.player), count: m.discard.asked });
+  if (m.draw) return tr("{player}: draw {count}", { player: title(m.turn), count: m.draw });
+  return tr("{player} to play", { player: title(m.turn) });
 }
 
 function drawStatus(view) {
@@ -72,7 +79,7 @@ function drawWarnings(view) {
     const item = el("li", { "data-reason": w.reason },
       el("div", { class: "title" }, w.title || w.reason), el("div", {}, w.message), el("div", { class: "fix" }, w.fix));
     if (state.paired) {
-      const accept = el("button", { type: "button" }, "Accept as it lies");
+      const accept = el("button", { type: "button" }, tr("Accept as it lies"));
       accept.addEventListener("click", () => control("accept", { warning: index }));
       item.append(accept);
     }
@@ -86,13 +93,13 @@ function drawWarnings(view) {
 
 function riverTable(player, names) {
   const table = el("table", { class: "river" },
-    el("tr", {}, el("th", {}, "Space"), el("th", {}, "Color"), el("th", { class: "n" }, "Value"),
-       el("th", { class: "n" }, "Cup cards"), el("th", { class: "n" }, "Points")));
+    el("tr", {}, el("th", {}, tr("Space")), el("th", {}, tr("Color")), el("th", { class: "n" }, tr("Value")),
+       el("th", { class: "n" }, tr("Cup cards")), el("th", { class: "n" }, tr("Points"))));
   for (const s of player.river) {
     table.append(el("tr", { "data-space": s.space }, el("td", {}, s.space), el("td", {}, chip(s.color, 1, names)),
       el("td", { class: "n" }, s.value), el("td", { class: "n" }, s.cup_cards), el("td", { class: "n" }, s.points)));
   }
-  if (!player.river.length) table.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "river empty: cup cards score nothing yet")));
+  if (!player.river.length) table.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, tr("river empty: cup cards score nothing yet"))));
   return table;
 }
 
@@ -101,7 +108,7 @@ function drawPlayers(view) {
   box.replaceChildren();
   box.className = "players";
   if (!view.players) {
-    box.append(el("p", { class: "muted" }, "No game yet: the companion waits for the deal."));
+    box.append(el("p", { class: "muted" }, tr("No game yet: the companion waits for the deal.")));
     return;
   }
   // The other player on top, me at the bottom, as we sit.
@@ -109,13 +116,13 @@ function drawPlayers(view) {
   for (const name of order) {
     const p = view.players[name];
     const cup = p.cup;
-    const unseen = cup.unseen ? ` + ${cup.unseen} unseen cup card(s)` : "";
+    const unseen = cup.unseen ? " " + tr("+ {count} unseen cup card(s)", { count: cup.unseen }) : "";
     box.append(el("article", { class: `player${name === state.side ? " me" : ""}`, id: `player-${name}` },
-      el("h2", {}, title(name), name === state.side ? " (you)" : ""),
-      el("div", {}, el("span", { class: "score", id: `score-${name}` }, p.score), " points", unseen),
-      el("div", { class: "muted" }, `hand ${p.hand} \u00b7 cup ${cup.size}`),
-      el("h3", {}, "River and score"), riverTable(p, view.colors),
-      el("h3", {}, "Cup: known cards"), chips(cup.known, view.colors),
+      el("h2", {}, title(name), name === state.side ? " " + tr("(you)") : ""),
+      el("div", {}, el("span", { class: "score", id: `score-${name}` }, p.score), " " + tr("points"), unseen),
+      el("div", { class: "muted" }, tr("hand {hand} \u00b7 cup {cup}", { hand: p.hand, cup: cup.size })),
+      el("h3", {}, tr("River and score")), riverTable(p, view.colors),
+      el("h3", {}, tr("Cup: known cards")), chips(cup.known, view.colors),
       el("div", { class: "muted" }, `${cup.unseen} unseen` + (cup.unscored ? `, ${cup.unscored} of a color not in the river (0 points)` : ""))));
   }
 }
@@ -129,10 +136,10 @@ function drawMandalas(view) {
     const worth = el("div", { class: "muted" }, "Worth per cup card: " + Object.keys(m.colors).map(
       (c) => `${view.colors[c]} ${m.worth[state.side][c]} (you) / ${m.worth[other][c]}`).join(", "));
     box.append(el("article", { class: `mandala${m.destroying ? " destroying" : ""}`, id: `mandala-${name}` },
-      el("h3", {}, `Mandala ${name.slice(1)}`, m.destroying ? " \u2013 being destroyed" : ""),
-      el("div", {}, `${title(other)}'s field`), chips(m.fields[other], view.colors),
-      el("div", {}, "Mountain"), chips(m.mountain, view.colors),
-      el("div", {}, "Your field"), chips(m.fields[state.side], view.colors),
+      el("h3", {}, tr("Mandala {n}", { n: name.slice(1) }), m.destroying ? " \u2013 " + tr("being destroyed") : ""),
+      el("div", {}, tr("{player}'s field", { player: title(other) })), chips(m.fields[other], view.colors),
+      el("div", {}, tr("Mountain")), chips(m.mountain, view.colors),
+      el("div", {}, tr("Your field")), chips(m.fields[state.side], view.colors),
       Object.keys(m.colors).length ? worth : null));
   }
 }
@@ -228,6 +235,7 @@ async function checkPairing() {
 }
 
 function setup() {
+  $("language").addEventListener("change", () => { localStorage.setItem("language", $("language").value); loadStrings(); });
   $("side").value = state.side;
   $("side").addEventListener("change", () => { state.side = $("side").value; localStorage.setItem("side", state.side); draw(); });
   if (localStorage.getItem("flipped") === "1") document.body.classList.add("flipped");
@@ -253,9 +261,24 @@ function setup() {
       control(button.dataset.control, body);
     });
   }
-  checkPairing();
-  connect();
-  loadGames();
+  loadStrings().finally(() => { checkPairing(); connect(); loadGames(); });
+}
+
+async function loadStrings() {
+  const chosen = localStorage.getItem("language") || "";
+  try {
+    const answer = await fetch("/api/strings" + (chosen ? `?language=${encodeURIComponent(chosen)}` : ""));
+    const data = await answer.json();
+    strings = data.strings;
+    document.documentElement.lang = data.language;
+    document.documentElement.dir = data.rtl ? "rtl" : "ltr";
+    $("language").value = data.language;
+  } catch (error) { strings = {}; }
+  for (const node of document.querySelectorAll("[data-tr]")) {
+    node.dataset.tr = node.dataset.tr || node.textContent.trim();
+    node.textContent = tr(node.dataset.tr);
+  }
+  draw();
 }
 
 document.addEventListener("DOMContentLoaded", setup);
