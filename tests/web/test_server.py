@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from companion.app.config import parse_config
-from companion.app.journal import Journal
 from companion.app.runner import make_web
 from companion.cli import main
 from companion.engine import Game, play_random_game
@@ -28,23 +27,16 @@ from companion.tracker.tracker import TrackedEvent
 from companion.ui.controller import AppAction, AppCommand
 from companion.web.live import PhoneView
 from companion.web.settings import WebSettings
-from tests.app.test_journal import a_table_game
+from tests.app.test_games_cmds import a_journal as games_journal
 
 PAGE_BUDGET = 200_000
 
 
 @pytest.fixture
 def state(tmp_path: Path) -> Path:
-    header, lines = a_table_game(5)
-    with Journal.open(tmp_path) as journal:
-        done = journal.start_game_from_header(json.loads(header))
-        for line in lines:
-            journal.append(done, "event", line)
-        journal.finish_game(done)
-        running = journal.start_game_from_header(json.loads(header))
-        for frame, line in enumerate(lines[:6]):
-            journal.append(running, "event", line, frame=frame)
-    return tmp_path
+    """A journal with a finished game and a running one (the one `companion games`' tests use)."""
+    folder, _, _ = games_journal(tmp_path)
+    return folder
 
 
 @pytest.fixture
