@@ -172,8 +172,12 @@ class DisplayModel:
     camera: CameraStatus = "ok"
     board: BoardStatus = "ok"
     first_player: PlayerName = "p1"
+    pairing: str = ""
+    """A code a phone asks to be typed on it (the phone view's pairing), shown until typed or expired."""
 
     def __post_init__(self) -> None:
+        if self.pairing and not (self.pairing.isdigit() and len(self.pairing) == 6):
+            raise DisplayModelError(f"display model: pairing={self.pairing!r} is not six digits")
         _check_choice("phase", self.phase, Phase)
         _check_choice("turn", self.turn, PlayerName)
         _check_choice("camera", self.camera, CameraStatus)
@@ -204,4 +208,6 @@ class DisplayModel:
         parts += [f"warning[{w}]" for w in self.warnings]
         if self.camera != "ok" or self.board != "ok":
             parts.append(f"camera={self.camera} board={self.board}")
+        if self.pairing:
+            parts.append("pairing")  # the code itself stays off the log line of every model
         return " ".join(parts)

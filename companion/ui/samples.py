@@ -107,6 +107,8 @@ SAMPLES: tuple[Sample, ...] = (
            DisplayModel(phase="setup", turn="p1", camera="not-found")),
     Sample("board-not-found", "Camera works but cannot find the playmat",
            DisplayModel(phase="play", turn="p1", deck=61, board="not-found")),
+    Sample("pairing", "A phone asked for the controls of the phone view: type this code on it",
+           DisplayModel(phase="play", turn="p1", deck=61, players=MIDGAME.players, pairing="482913")),
 )
 
 

@@ -29,6 +29,7 @@ from companion.tracker.display import (
     TableWarning,
 )
 from companion.ui import text as t
+from companion.ui.i18n import _, is_rtl
 from companion.ui.state import BRIGHTNESS_LEVELS, DANGEROUS_ITEMS, MENU_ITEMS, MenuItem, Page, UiState
 
 SIZE = (128, 64)
@@ -37,6 +38,7 @@ Size = tuple[int, int]
 
 class Screen(enum.Enum):
     BLANK = "blank"
+    PAIRING = "pairing"
     MENU = "menu"
     PROBLEM = "problem"
     WARNING = "warning"
@@ -84,6 +86,8 @@ def _hidden(model: DisplayModel, ui: UiState) -> int:
 
 def screen_for(model: DisplayModel, ui: UiState) -> Screen:
     """The one screen to show now; the controller maps buttons by it too."""
+    if model.pairing:
+        return Screen.PAIRING  # a phone waits for the code; the model change wakes a blank panel
     if ui.power == "blank":
         return Screen.BLANK
     if ui.menu is not None:
@@ -114,7 +118,9 @@ def render(model: DisplayModel, ui: UiState, size: Size = SIZE) -> Image.Image:
 
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, model: DisplayModel, ui: UiState,
                 size: Size = SIZE) -> None:
-    if screen is Screen.MENU:
+    if screen is Screen.PAIRING:
+        draw_pairing(draw, model.pairing, size)
+    elif screen is Screen.MENU:
         draw_menu(draw, ui.menu or 0, size, first_player=model.first_player,
                   brightness=ui.brightness)
     elif screen is Screen.PROBLEM:
@@ -146,8 +152,8 @@ def _player_label(player: PlayerName) -> str:
 
 
 def _score_line(name: PlayerName, view: PlayerView) -> str:
-    unseen = f" +{view.unknown_cup} unseen" if view.unknown_cup else ""
-    return f"{_player_label(name)} {view.score:>2} pts{unseen}"
+    unseen = _(" +{count} unseen").format(count=view.unknown_cup) if view.unknown_cup else ""
+    return _("{player} {score:>2} pts").format(player=_player_label(name), score=view.score) + unseen
 
 
 def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE, *,
@@ -155,7 +161,8 @@ def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE,
     """Whose turn and what to draw (large), both scores, the deck."""
     width = size[0]
     player = _player_label(model.turn)
-    headline = f"{player} DRAW {model.draw}" if model.draw else f"{player} TO PLAY"
+    headline = (_("{player} DRAW {count}").format(player=player, count=model.draw) if model.draw
+                else _("{player} TO PLAY").format(player=player))
     t.centered(draw, 1, headline, t.LARGE, width)
     draw.line((0, 23, width - 2, 23), fill=1)
     for row, (name, view) in enumerate(zip(PLAYERS, model.players, strict=True)):
@@ -163,7 +170,7 @@ def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE,
         t.text(draw, (9, y), _score_line(name, view), t.SMALL)
         if name == model.turn:
             _marker(draw, (0, y + 2))
-    t.text(draw, (9, 51), f"deck {model.deck}", t.SMALL)
+    t.text(draw, (9, 51), _("deck {count}").format(count=model.deck), t.SMALL)
     if hidden_warnings:
         _badge(draw, (width - 1, 51), f"!{hidden_warnings}")
 
@@ -172,7 +179,8 @@ def draw_table(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE
     """Each player's hand, score and river, the river as six numbered spaces."""
     for row, (name, view) in enumerate(zip(PLAYERS, model.players, strict=True)):
         y = row * 31
-        line = f"{_player_label(name)} hand {view.hand}  {view.score} pts +{view.unknown_cup}?"
+        line = _("{player} hand {hand}  {score} pts +{unseen}?").format(
+            player=_player_label(name), hand=view.hand, score=view.score, unseen=view.unknown_cup)
         t.text(draw, (1, y), line, t.SMALL)
         _river(draw, (1, y + 13), view.river)
 
@@ -194,11 +202,11 @@ def _river(draw: ImageDraw.ImageDraw, xy: tuple[int, int], river: str) -> None:
 
 def draw_setup(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
     width = size[0]
-    t.centered(draw, 0, "NEW GAME", t.MEDIUM, width)
-    t.text(draw, (1, 17), "Deal 2 per mountain,", t.SMALL)
-    t.text(draw, (1, 29), "6 to hand, 2 to cup.", t.SMALL)
+    t.centered(draw, 0, _("NEW GAME"), t.MEDIUM, width)
+    t.text(draw, (1, 17), _("Deal 2 per mountain,"), t.SMALL)
+    t.text(draw, (1, 29), _("6 to hand, 2 to cup."), t.SMALL)
     first = _player_label(model.first_player)
-    _inverted_line(draw, 46, f"First: {first}  C: swap", width)
+    _inverted_line(draw, 46, _("First: {player}  C: swap").format(player=first), width)
 
 
 def draw_destruction(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
@@ -208,15 +216,15 @@ def draw_destruction(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size 
         return
     width = size[0]
     if info.refill:
-        t.centered(draw, 0, f"{info.mandala.upper()} DESTROYED", t.MEDIUM, width)
-        t.centered(draw, 17, f"REFILL {info.refill}", t.LARGE, width)
-        t.text(draw, (1, 40), f"{info.refill} cards face up into", t.SMALL)
-        t.text(draw, (1, 51), f"the mountain; {_player_label(info.picker)} next", t.SMALL)
+        t.centered(draw, 0, _("{mandala} DESTROYED").format(mandala=info.mandala.upper()), t.MEDIUM, width)
+        t.centered(draw, 17, _("REFILL {count}").format(count=info.refill), t.LARGE, width)
+        t.text(draw, (1, 40), _("{count} cards face up into").format(count=info.refill), t.SMALL)
+        t.text(draw, (1, 51), _("the mountain; {player} next").format(player=_player_label(info.picker)), t.SMALL)
         return
-    t.centered(draw, 0, f"{info.mandala.upper()} COMPLETE", t.MEDIUM, width)
-    t.centered(draw, 17, f"{_player_label(info.picker)} PICKS", t.LARGE, width)
-    names = [COLOR_NAMES[c] for c in info.colors_left]
-    for index, line in enumerate(t.wrap("left: " + " ".join(names), 21, 2)):
+    t.centered(draw, 0, _("{mandala} COMPLETE").format(mandala=info.mandala.upper()), t.MEDIUM, width)
+    t.centered(draw, 17, _("{player} PICKS").format(player=_player_label(info.picker)), t.LARGE, width)
+    names = [_(COLOR_NAMES[c]) for c in info.colors_left]
+    for index, line in enumerate(t.wrap(_("left: {colors}").format(colors=" ".join(names)), 21, 2)):
         t.text(draw, (1, 40 + index * 11), line, t.SMALL)
 
 
@@ -228,10 +236,10 @@ def draw_discard(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SI
         return
     width = size[0]
     shown = info.asked if count is None else count
-    t.centered(draw, 0, f"{_player_label(info.player)} DISCARDED", t.MEDIUM, width)
-    t.centered(draw, 15, f"saw {info.seen}, how many?", t.SMALL, width)
+    t.centered(draw, 0, _("{player} DISCARDED").format(player=_player_label(info.player)), t.MEDIUM, width)
+    t.centered(draw, 15, _("saw {count}, how many?").format(count=info.seen), t.SMALL, width)
     t.centered(draw, 28, f"- {shown} +", t.LARGE, width)
-    _inverted_line(draw, 50, "A -1   B +1   C ok", width)
+    _inverted_line(draw, 50, _("A -1   B +1   C ok"), width)
 
 
 def draw_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
@@ -240,29 +248,30 @@ def draw_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE)
     if over is None:
         return
     width = size[0]
-    t.centered(draw, 0, "GAME OVER", t.MEDIUM, width)
+    t.centered(draw, 0, _("GAME OVER"), t.MEDIUM, width)
     if over.unknown:
         # Until the starting cup cards are seen, no winner: ask for the reveal.
-        t.centered(draw, 16, "SHOW CUPS", t.LARGE, width)
-        t.centered(draw, 39, f"so far P1 {over.scores[0]}  P2 {over.scores[1]}", t.SMALL, width)
-        t.centered(draw, 51, f"{over.unknown} cup cards unseen", t.SMALL, width)
+        t.centered(draw, 16, _("SHOW CUPS"), t.LARGE, width)
+        t.centered(draw, 39, _("so far P1 {one}  P2 {two}").format(one=over.scores[0], two=over.scores[1]),
+                   t.SMALL, width)
+        t.centered(draw, 51, _("{count} cup cards unseen").format(count=over.unknown), t.SMALL, width)
         return
     t.centered(draw, 16, _winner_text(over), t.LARGE, width)
-    scores = f"P1 {over.scores[0]} pts  P2 {over.scores[1]} pts"
+    scores = _("P1 {one} pts  P2 {two} pts").format(one=over.scores[0], two=over.scores[1])
     t.centered(draw, 39, scores, t.SMALL, width)
     t.centered(draw, 51, _over_footer(over), t.SMALL, width)
 
 
 def _winner_text(over: GameOver) -> str:
-    return "DRAW" if over.winner == "draw" else f"{_player_label(over.winner)} WINS"
+    return _("DRAW") if over.winner == "draw" else _("{player} WINS").format(player=_player_label(over.winner))
 
 
 def _over_footer(over: GameOver) -> str:
     if over.tie_break:
-        return f"tie: fewer cups {over.cups[0]}/{over.cups[1]}"
+        return _("tie: fewer cups {one}/{two}").format(one=over.cups[0], two=over.cups[1])
     if over.winner == "draw":
-        return "same score, same cup"
-    return "hold C: new game"
+        return _("same score, same cup")
+    return _("hold C: new game")
 
 
 # --- warning, problem, status, menu -----------------------------------------------------
@@ -308,20 +317,31 @@ _PROBLEM_TEXT = {
 def draw_problem(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
     """The camera or the playmat is not seen: nothing on the table is being tracked."""
     width = size[0]
-    title, hint = _PROBLEM_TEXT[model.camera if model.camera != "ok" else "board"]
+    title, hint = (_(text) for text in _PROBLEM_TEXT[model.camera if model.camera != "ok" else "board"])
     _inverted_line(draw, 0, title, width, spec=t.MEDIUM)
     for index, line in enumerate(t.wrap(hint, 21, 3)):
         t.text(draw, (1, 21 + index * 12), line, t.SMALL)
 
 
+def draw_pairing(draw: ImageDraw.ImageDraw, code: str, size: Size = SIZE) -> None:
+    """The phone view's pairing code, to type on the phone that asked for the controls."""
+    width = size[0]
+    _inverted_line(draw, 0, _("PAIR A PHONE"), width, spec=t.MEDIUM)
+    t.centered(draw, 21, f"{code[:3]} {code[3:]}", t.LARGE, width)
+    t.centered(draw, 50, _("type it on the phone"), t.SMALL, width)
+
+
 def draw_status(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE, *,
                 hidden_warnings: int = 0, brightness: int = BRIGHTNESS_LEVELS) -> None:
     width = size[0]
-    t.centered(draw, 0, "STATUS", t.MEDIUM, width)
-    t.text(draw, (1, 15), f"camera {model.camera}  board {model.board}", t.SMALL)
-    t.text(draw, (1, 27), f"warnings {len(model.warnings)}, {hidden_warnings} hidden", t.SMALL)
-    t.text(draw, (1, 39), f"brightness {brightness}/{BRIGHTNESS_LEVELS}", t.SMALL)
-    _inverted_line(draw, 50, "hold A: menu", width)
+    t.centered(draw, 0, _("STATUS"), t.MEDIUM, width)
+    t.text(draw, (1, 15), _("camera {camera}  board {board}").format(camera=_(model.camera), board=_(model.board)),
+           t.SMALL)
+    t.text(draw, (1, 27), _("warnings {count}, {hidden} hidden").format(count=len(model.warnings),
+                                                                        hidden=hidden_warnings), t.SMALL)
+    t.text(draw, (1, 39), _("brightness {level}/{levels}").format(level=brightness, levels=BRIGHTNESS_LEVELS),
+           t.SMALL)
+    _inverted_line(draw, 50, _("hold A: menu"), width)
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,17 +391,18 @@ MENU_ROWS = 4
 
 def menu_label(item: MenuItem, *, first_player: PlayerName, brightness: int) -> str:
     if item is MenuItem.FIRST_PLAYER:
-        return f"First player: {_player_label(first_player)}"
+        return _("First player: {player}").format(player=_player_label(first_player))
     if item is MenuItem.BRIGHTNESS:
-        return f"Brightness: {brightness}/{BRIGHTNESS_LEVELS}"
-    return str(item.value)
+        return _("Brightness: {level}/{levels}").format(level=brightness, levels=BRIGHTNESS_LEVELS)
+    return _(str(item.value))
 
 
 def draw_menu(draw: ImageDraw.ImageDraw, selected: int, size: Size = SIZE, *,
               first_player: PlayerName = "p1", brightness: int = BRIGHTNESS_LEVELS) -> None:
     """The menu: a title bar with the keys, four rows, the selected one inverted."""
     width = size[0]
-    _inverted_line(draw, 0, "MENU A:down C:ok", width)
+    _inverted_line(draw, 0, _("MENU A:down C:ok"), width)
+    margin = 6 if is_rtl() else 2  # set from the right, Persian rows keep clear of the scrollbar
     top = min(max(0, selected - MENU_ROWS + 1), len(MENU_ITEMS) - MENU_ROWS)
     for row in range(MENU_ROWS):
         index = top + row
@@ -390,11 +411,11 @@ def draw_menu(draw: ImageDraw.ImageDraw, selected: int, size: Size = SIZE, *,
         label = menu_label(item, first_player=first_player, brightness=brightness)
         if index == selected:
             if item in DANGEROUS_ITEMS:
-                label = t.fit(label, 12) + " hold C"
+                label = t.fit(label, 12) + _(" hold C")
             draw.rectangle((0, y - 1, width - 5, y + 10), fill=1)
-            t.text(draw, (2, y), label, t.SMALL, fill=0)
+            t.text(draw, (margin, y), label, t.SMALL, fill=0)
         else:
-            t.text(draw, (2, y), label, t.SMALL)
+            t.text(draw, (margin, y), label, t.SMALL)
     _scrollbar(draw, top, size)
 
 

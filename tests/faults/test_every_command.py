@@ -129,6 +129,7 @@ QUICK: dict[str, list[str] | None] = {
     "sim game": None,
     "doctor": ["--no-input"],
     "run": None,
+    "web drop-in": None,  # prints nothing with the view off (the default configuration)
     "calibrate": ["--image", "{image}", "--state-dir", "{tmp}/state", "--display", "none", "--json"],
 }
 
