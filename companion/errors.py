@@ -60,3 +60,7 @@ class CameraLost(DeviceError):
 
 class JournalError(CompanionError, OSError):
     """The game journal cannot be opened, read or written; the message names the file."""
+
+
+class PositionError(CompanionError, ValueError):
+    """A position that cannot be a table of Mandala: a card twice, counts beyond 108, a river of 7."""

@@ -106,7 +106,7 @@ class JournaledGame:
     def rebuild(self) -> Game:
         """The game state after every entry, as the app had it (overrides forced, undos undone)."""
         record = read_record([self.info.header])
-        game = Game(record.setup)
+        game = record.start()
         table = record.table_mode
         for entry in self.entries:
             if entry.kind in ("undo", "correction") and game.stack:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from companion.app.journal import Journal, JournaledGame, standing_lines
 from companion.app.table import TablePipeline
 from companion.engine import Game
-from companion.engine.record import setup_of
+from companion.engine.record import record_header
 from companion.tracker.display import PLAYERS, DisplayModel, TableWarning
 from companion.tracker.model import display_model
 from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
@@ -167,7 +167,7 @@ class Session:
         self._finish("abandoned: a new deal was seen")
         game = self.tracker.game
         if self.journal is not None and game is not None:
-            self.game_id = self.journal.start_game(setup_of(game), table=True)
+            self.game_id = self.journal.start_game_from_header(record_header(game, table=True))
             log.info("game %d started: %s first", self.game_id, PLAYERS[game.first_player])
 
     def _append(self, kind: Any, line: Any, frame: int | None) -> None:

@@ -48,6 +48,7 @@ from companion.engine.events import (
     FieldPlay,
     MountainPlay,
     Refill,
+    Resync,
     Reveal,
 )
 from companion.engine.violations import Reason, Violation
@@ -482,10 +483,10 @@ class Game:
                              f"The refill is due in mandala {(self.destroying or 0) + 1}, "
                              f"not mandala {event.mandala + 1}.")
         required = self.refill_count()
-        if len(event.cards) != required:
+        if event.count != required:
             return Violation(Reason.REFILL_COUNT,
-                             f"The mountain is refilled with {required} cards, not {len(event.cards)}.")
-        return self._check_draws(event.cards, required, ())
+                             f"The mountain is refilled with {required} cards, not {event.count}.")
+        return self._check_draws(event.cards, len(event.cards), ())
 
     def _check_reveal(self, event: Reveal) -> Violation | None:
         if self.phase is not Phase.OVER:
@@ -501,6 +502,14 @@ class Game:
                                  f"{where}.")
             unseen -= 1
         return None
+
+    def _check_resync(self, event: Resync) -> Violation | None:
+        return None  # a correction: the table's word, always taken
+
+    def _apply_resync(self, event: Resync) -> None:
+        from companion.engine.text import parse_state_text
+
+        self._restore(parse_state_text(event.position)._snapshot())
 
     def _check_draws(self, drew: Draw, required: int, discarding: tuple[Card, ...]) -> Violation | None:
         """Check drawn cards against what the deck (and, reshuffled, the discard pile) holds."""
@@ -766,6 +775,8 @@ class Game:
         zone = mountain_zone(event.mandala)
         for card in event.cards:
             self._draw_one(card, zone)
+        for _ in range(event.unseen):
+            self._draw_one(None, zone)
         self.phase = Phase.PLAY
         self.destroying = None
         self.completer = None
@@ -802,6 +813,7 @@ _CHECKS: dict[type, Callable[[Game, Any], Violation | None]] = {
     Claim: Game._check_claim,
     Refill: Game._check_refill,
     Reveal: Game._check_reveal,
+    Resync: Game._check_resync,
 }
 _APPLY: dict[type, Callable[[Game, Any], None]] = {
     MountainPlay: Game._apply_mountain,
@@ -810,6 +822,7 @@ _APPLY: dict[type, Callable[[Game, Any], None]] = {
     Claim: Game._claim,
     Refill: Game._refill,
     Reveal: Game._apply_reveal,
+    Resync: Game._apply_resync,
 }
 
 

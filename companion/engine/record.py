@@ -31,22 +31,34 @@ from companion.engine.events import (
     FieldPlay,
     MountainPlay,
     Refill,
+    Resync,
     Reveal,
 )
-from companion.engine.game import CUPS, DECK, DISCARD, HANDS, Game, Setup, mountain_zone
+from companion.engine.game import CUPS, DECK, DISCARD, HANDS, Game, Phase, Setup, mountain_zone
 from companion.engine.violations import Violation
 from companion.errors import CompanionError, UnreadableRecordError
 
 FORMAT = "mandala-record/1"
 HAND_SIZE, CUP_SIZE, MOUNTAIN_SIZE = 6, 2, 2
+DEALT_DECK = 88
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    setup: Setup
+    setup: Setup | None
+    """The deal; None when the record starts from a ``position`` instead (a game joined in progress)."""
     events: tuple[tuple[int, Event], ...]
     """Each event with its 1-based line number in the record."""
     table_mode: bool = False
+    position: str | None = None
+    """The state text the game starts from, when the header has no deal."""
+
+    def start(self) -> Game:
+        """The game before the first event: dealt from the setup, or the position of a joined game."""
+        if self.position is not None:
+            return Game.from_text(self.position)
+        assert self.setup is not None
+        return Game(self.setup)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,27 +78,24 @@ class Verdict:
 
 def read_record(lines: Iterable[str]) -> Record:
     """Parse a record; blank lines are skipped but still counted."""
-    header: dict[str, Any] | None = None
-    setup: Setup | None = None
-    table = False
+    start: Record | None = None
     events: list[tuple[int, Event]] = []
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
         try:
             data = _json_object(text)
-            if header is None:
-                header = data
-                setup, table = parse_header(data)
+            if start is None:
+                start = parse_start(data)
             else:
-                events.append((number, parse_event(data, table)))
+                events.append((number, parse_event(data, start.table_mode)))
         except UnreadableRecordError as error:
             raise UnreadableRecordError(f"line {number}: {error}") from None
         except CompanionError as error:
             raise UnreadableRecordError(f"line {number}: {error}") from None
-    if setup is None:
+    if start is None:
         raise UnreadableRecordError("line 1: the record is empty; expected a mandala-record/1 header")
-    return Record(setup, tuple(events), table)
+    return replace(start, events=tuple(events))
 
 
 def _json_object(text: str) -> dict[str, Any]:
@@ -97,6 +106,23 @@ def _json_object(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise UnreadableRecordError(f"expected a JSON object, got {type(data).__name__}")
     return data
+
+
+def parse_start(data: dict[str, Any]) -> Record:
+    """A header line as a record without events: a deal (``setup``), or a ``position`` (a joined game)."""
+    if data.get("format") != FORMAT:
+        raise UnreadableRecordError(f"the header must have \"format\": \"{FORMAT}\", got {data.get('format')!r}")
+    position = data.get("position")
+    if position is None:
+        setup, table = parse_header(data)
+        return Record(setup, (), table)
+    if "setup" in data:
+        raise UnreadableRecordError("a header has either \"setup\" (a deal) or \"position\" (a game joined), not both")
+    if not isinstance(position, str):
+        raise UnreadableRecordError(f"the header's position must be a state text, got {json.dumps(position)}")
+    game = Game.from_text(position)  # unreadable text: InvalidStateTextError, a CompanionError
+    return Record(None, (), table_mode=not game.is_full_information or data.get("mode") == "table",
+                  position=position)
 
 
 def parse_header(data: dict[str, Any]) -> tuple[Setup, bool]:
@@ -171,19 +197,31 @@ def parse_event(data: dict[str, Any], table: bool = False) -> Event:
         return FieldPlay(_player(data), parse_mandala(data.get("mandala")), _card_list(data.get("cards"), "cards"),
                          None if owner is None else parse_player(owner))
     if action == "discard":
-        unseen = data.get("unseen", 0)
-        if not isinstance(unseen, int) or isinstance(unseen, bool):
-            raise UnreadableRecordError(f"unseen must be a count, got {json.dumps(unseen)}")
-        return Discard(_player(data), _card_list(data.get("cards"), "cards"), _draw(data, table), unseen)
+        return Discard(_player(data), _card_list(data.get("cards"), "cards"), _draw(data, table),
+                       _count(data, "unseen"))
     if action == "claim":
         river = data.get("river")
         return Claim(_player(data), parse_color(data.get("color")), None if river is None else parse_card(river))
     if action == "refill":
-        return Refill(parse_mandala(data.get("mandala")), _card_list(data.get("cards"), "cards"))
+        return Refill(parse_mandala(data.get("mandala")), _card_list(data.get("cards"), "cards"),
+                      _count(data, "unseen"))
+    if action == "resync":
+        position = data.get("position")
+        if not isinstance(position, str):
+            raise UnreadableRecordError(f"a resync needs a position (state text), got {json.dumps(position)}")
+        Game.from_text(position)  # refuse a position the engine cannot read, here rather than at replay
+        return Resync(position)
     if action == "reveal":
         return Reveal(_player(data), _card_list(data.get("cards"), "cards"))
     raise UnreadableRecordError(
-        f"unknown action {json.dumps(action)}: expected mountain, field, discard, claim, refill or reveal")
+        f"unknown action {json.dumps(action)}: expected mountain, field, discard, claim, refill, reveal or resync")
+
+
+def _count(data: dict[str, Any], key: str) -> int:
+    value = data.get(key, 0)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise UnreadableRecordError(f"{key} must be a count, got {json.dumps(value)}")
+    return value
 
 
 # -- replaying -----------------------------------------------------------------
@@ -191,7 +229,7 @@ def parse_event(data: dict[str, Any], table: bool = False) -> Event:
 
 def replay(record: Record) -> tuple[Game, list[Verdict]]:
     """Replay a record: illegal events are judged, reported and skipped."""
-    game = Game(record.setup)
+    game = record.start()
     verdicts = []
     for line, event in record.events:
         violation = game.validate(event)
@@ -236,10 +274,31 @@ def header_json(setup: Setup, table: bool = False) -> dict[str, Any]:
     return header
 
 
+def position_header(position: str, first_player: int = 0) -> dict[str, Any]:
+    """The header of a game that starts from a position (joined in progress), not from a deal."""
+    return {"format": FORMAT, "first_player": player_name(first_player), "mode": "table", "position": position}
+
+
+def record_header(game: Game, table: bool = False) -> dict[str, Any]:
+    """The header for a game's base state: its deal when it started from one, else its position."""
+    if starts_from_deal(game):
+        return header_json(setup_of(game), table)
+    return position_header(Game.from_snapshot(game.base).text(), game.first_player)
+
+
+def starts_from_deal(game: Game) -> bool:
+    """Whether the base state is a deal: two known cards per mountain, 6 in each hand, 2 in each cup."""
+    base = game.base
+    sizes = [len(known) + hidden for known, hidden in zip(base.known, base.hidden, strict=True)]
+    mountains = all(len(base.known[mountain_zone(m)]) == MOUNTAIN_SIZE and not base.hidden[mountain_zone(m)]
+                    for m in (0, 1))
+    return (mountains and base.scalars[0] is Phase.PLAY and all(sizes[h] == HAND_SIZE for h in HANDS)
+            and all(sizes[c] == CUP_SIZE for c in CUPS) and sizes[DECK] == DEALT_DECK)
+
+
 def record_lines(game: Game, table: bool = False) -> list[str]:
-    """The record of a game that started from a deal (its setup is its base state)."""
-    setup = setup_of(game)
-    return [json.dumps(header_json(setup, table)), *(str(event) for event, _ in game.stack)]
+    """The record of a game: its header (deal or position), then every event."""
+    return [json.dumps(record_header(game, table)), *(str(event) for event, _ in game.stack)]
 
 
 def table_record(game: Game) -> Record:

@@ -1,0 +1,189 @@
+"""A position built from what lies on a table: the one builder behind joining a game and resyncing.
+
+A camera sees what lies face up (mountains, fields, rivers, the top of the
+discard pile); hands, cups, the deck and most of the discard pile are only
+counts. :func:`build` turns that into the engine's state, strictly: every
+card is in one place only, and the 108 cards are all accounted for (what is
+not seen and not counted is in the deck, or on the discard pile when the
+deck size is given). The Rule of Color is not checked: a table is what it
+is, and a companion joining a game must follow it even after a mistake.
+
+>>> from companion.engine.cards import parse_card
+>>> game = build(Position(mountains=((parse_card("R01"), parse_card("O01")), (parse_card("Y01"),)),
+...                       unseen_mountains=(0, 1)))
+>>> game.text()[:47]
+'mandala/1 play p1 - m1:R01O01/-/- m2:Y01+1/-/- p'
+>>> game.deck_size
+88
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.engine.cards import (
+    CARDS,
+    COLOR_OF,
+    HAND_LIMIT,
+    MANDALAS,
+    PLAYERS,
+    RIVER_SPACES,
+    Card,
+    Mandala,
+    Player,
+    card_name,
+)
+from companion.engine.game import (
+    AREAS,
+    CUPS,
+    DECK,
+    DISCARD,
+    HANDS,
+    RIVERS,
+    UNSEEN,
+    ZONE_COUNT,
+    EndReason,
+    Game,
+    Phase,
+    _Snapshot,
+    field_zone,
+    mountain_zone,
+)
+from companion.errors import PositionError
+
+STARTING_CUP = 2
+Pair = tuple[tuple[Card, ...], tuple[Card, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """What a table shows, plus the counts nobody can see; players and mandalas index the pairs."""
+
+    mountains: Pair = ((), ())
+    fields: tuple[Pair, Pair] = (((), ()), ((), ()))
+    """``fields[mandala][player]``."""
+    rivers: Pair = ((), ())
+    """Each river in space order (space 1 first)."""
+    discard: tuple[Card, ...] = ()
+    """Cards known to lie in the discard pile (the ones seen)."""
+    cups: Pair = ((), ())
+    """Cup cards known by identity (claimed while the camera watched)."""
+    unseen_mountains: tuple[int, int] = (0, 0)
+    """Mountain cards that lie there but were never read (under another card)."""
+    hands: tuple[int, int] = (6, 6)
+    cup_sizes: tuple[int, int] | None = None
+    """Whole cup sizes; None: the known cup cards plus the two starting ones."""
+    deck: int | None = None
+    """Cards in the deck; None: whatever the other counts leave (the discard pile is then only what is known)."""
+    turn: Player = 0
+    phase: Phase = Phase.PLAY
+    destroying: Mandala | None = None
+    completer: Player | None = None
+    deck_ran_out: bool = False
+    end_reason: EndReason | None = None
+
+
+def build(position: Position) -> Game:
+    """The game state of a position; raises :class:`PositionError` naming what cannot be."""
+    known: list[list[Card]] = [[] for _ in range(ZONE_COUNT)]
+    for mandala in MANDALAS:
+        known[mountain_zone(mandala)] = list(position.mountains[mandala])
+        for player in PLAYERS:
+            known[field_zone(mandala, player)] = list(position.fields[mandala][player])
+    for player in PLAYERS:
+        known[RIVERS[player]] = list(position.rivers[player])
+        known[CUPS[player]] = list(position.cups[player])
+    known[DISCARD] = list(position.discard)
+    loc = _locations(known)
+    _check_rivers(position)
+    hidden = _hidden_counts(position, known)
+    return Game.from_snapshot(_Snapshot(
+        tuple(tuple(zone) for zone in known), tuple(hidden), tuple(loc),
+        tuple(_masks(known)), tuple(_river_masks(known)), _scalars(position, known, hidden)))
+
+
+def _locations(known: list[list[Card]]) -> list[int]:
+    loc = [UNSEEN] * len(CARDS)
+    for zone, cards in enumerate(known):
+        for card in cards:
+            if loc[card] != UNSEEN:
+                raise PositionError(f"{card_name(card)} cannot lie in two places ({_place(loc[card])} "
+                                    f"and {_place(zone)})")
+            loc[card] = zone
+    return loc
+
+
+def _place(zone: int) -> str:
+    if zone >= AREAS:
+        mandala, slot = divmod(zone - AREAS, 3)
+        return f"m{mandala + 1} " + ("mountain" if slot == 0 else f"field p{slot}")
+    names = {DECK: "deck", DISCARD: "discard pile"}
+    if zone in names:
+        return names[zone]
+    kind = ("hand", "cup", "river")[zone // 2]
+    return f"p{zone % 2 + 1} {kind}"
+
+
+def _check_rivers(position: Position) -> None:
+    for player in PLAYERS:
+        river = position.rivers[player]
+        colors = [COLOR_OF[c] for c in river]
+        if len(river) > RIVER_SPACES or len(set(colors)) != len(colors):
+            raise PositionError(f"p{player + 1}'s river {' '.join(card_name(c) for c in river)} must hold at most "
+                                f"{RIVER_SPACES} cards of different colors")
+
+
+def _hidden_counts(position: Position, known: list[list[Card]]) -> list[int]:
+    hidden = [0] * ZONE_COUNT
+    for mandala in MANDALAS:
+        hidden[mountain_zone(mandala)] = _count(position.unseen_mountains[mandala], f"m{mandala + 1} unseen cards")
+    for player in PLAYERS:
+        hidden[HANDS[player]] = _count(position.hands[player], f"p{player + 1} hand", HAND_LIMIT)
+        known_cup = len(known[CUPS[player]])
+        size = known_cup + STARTING_CUP if position.cup_sizes is None else position.cup_sizes[player]
+        if _count(size, f"p{player + 1} cup") < known_cup:
+            raise PositionError(f"p{player + 1} cup: {size} cards, but {known_cup} are known to be in it")
+        hidden[CUPS[player]] = size - known_cup
+    rest = len(CARDS) - sum(map(len, known)) - sum(hidden)
+    if position.deck is None:
+        hidden[DECK] = rest
+    else:
+        hidden[DECK] = _count(position.deck, "deck")
+        hidden[DISCARD] = rest - hidden[DECK]
+    if rest < 0 or min(hidden) < 0:
+        counted = sum(hidden) - hidden[DECK] - hidden[DISCARD]
+        raise PositionError(f"the position holds more than 108 cards ({sum(map(len, known))} seen, {counted} "
+                            f"counted in hands, cups and mountains, {position.deck} in the deck)")
+    return hidden
+
+
+def _count(value: int, what: str, most: int = len(CARDS)) -> int:
+    if not 0 <= value <= most:
+        raise PositionError(f"{what}: {value} cards is not a count from 0 to {most}")
+    return value
+
+
+def _masks(known: list[list[Card]]) -> list[int]:
+    masks = [0] * 6
+    for index in range(6):
+        for card in known[AREAS + index]:
+            masks[index] |= 1 << COLOR_OF[card]
+    return masks
+
+
+def _river_masks(known: list[list[Card]]) -> list[int]:
+    return [sum(1 << COLOR_OF[c] for c in known[RIVERS[p]]) for p in PLAYERS]
+
+
+def _scalars(position: Position, known: list[list[Card]], hidden: list[int]) -> tuple[object, ...]:
+    phase, destroying = position.phase, position.destroying
+    if phase in (Phase.CLAIM, Phase.REFILL) and destroying is None:
+        raise PositionError(f"a position in the {phase.value} phase must say which mandala is destroyed")
+    if phase is Phase.REFILL and destroying is not None:
+        zone = mountain_zone(destroying)
+        if known[zone] or hidden[zone]:
+            raise PositionError(f"m{destroying + 1}'s mountain must be empty before its refill")
+    if phase is Phase.PLAY and destroying is not None:
+        raise PositionError("a position in the play phase destroys no mandala")
+    # Same order as Game._SCALARS.
+    return (phase, position.turn, position.completer, destroying, position.deck_ran_out, position.end_reason)
