@@ -31,6 +31,7 @@ from companion.engine.events import (
     FieldPlay,
     MountainPlay,
     Refill,
+    Resync,
     Reveal,
 )
 from companion.engine.game import EndReason, Game, Phase, Score, Setup
@@ -40,7 +41,7 @@ from companion.engine.violations import PRECEDENCE, Reason, Violation
 __all__ = [
     "CARDS", "COLORS", "COLOR_NAMES", "PRECEDENCE", "Card", "Claim", "Color", "Discard", "Draw",
     "EndReason", "Event", "FieldPlay", "Game", "Mandala", "MountainPlay", "Phase", "Player",
-    "Reason", "Record", "Refill", "Reveal", "Score", "Setup", "Verdict", "Violation",
+    "Reason", "Record", "Refill", "Resync", "Reveal", "Score", "Setup", "Verdict", "Violation",
     "card_name", "color_name", "color_of", "deal", "draw_cards", "parse_card", "parse_color",
     "play_random_game", "random_action", "read_record", "record_lines", "replay", "summary", "table_record",
 ]

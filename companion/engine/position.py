@@ -19,9 +19,10 @@ is, and a companion joining a game must follow it even after a mistake.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.engine.cards import (
+    ALL_COLORS_MASK,
     CARDS,
     COLOR_OF,
     HAND_LIMIT,
@@ -33,6 +34,7 @@ from companion.engine.cards import (
     Player,
     card_name,
 )
+from companion.engine.events import FieldPlay, MountainPlay
 from companion.engine.game import (
     AREAS,
     CUPS,
@@ -187,3 +189,53 @@ def _scalars(position: Position, known: list[list[Card]], hidden: list[int]) -> 
         raise PositionError("a position in the play phase destroys no mandala")
     # Same order as Game._SCALARS.
     return (phase, position.turn, position.completer, destroying, position.deck_ran_out, position.end_reason)
+
+
+def position_of(game: Game) -> Position:
+    """The position of a table-mode game (hands and the deck as counts): :func:`build` gives it back."""
+    if game.known[DECK] or any(game.known[h] for h in HANDS):
+        raise PositionError("a position holds hands and the deck as counts; this game knows their cards")
+    return Position(
+        mountains=(game.mountain(0), game.mountain(1)),
+        fields=((game.field(0, 0), game.field(0, 1)), (game.field(1, 0), game.field(1, 1))),
+        rivers=(game.river(0), game.river(1)),
+        discard=tuple(game.known[DISCARD]),
+        cups=(tuple(game.known[CUPS[0]]), tuple(game.known[CUPS[1]])),
+        unseen_mountains=(game.hidden[mountain_zone(0)], game.hidden[mountain_zone(1)]),
+        hands=(game.hand_size(0), game.hand_size(1)),
+        cup_sizes=(game.cup_size(0), game.cup_size(1)),
+        deck=game.deck_size,
+        turn=game.turn, phase=game.phase, destroying=game.destroying, completer=game.completer,
+        deck_ran_out=game.deck_ran_out, end_reason=game.end_reason,
+    )
+
+
+def identify(game: Game, card: Card, mandala: Mandala) -> Game:
+    """The game once a mountain card that lay there unseen is read: ``card`` takes one unseen place.
+
+    If that card completes the mandala, the completion went unnoticed: the
+    destruction starts now, as it would have after the last play into it.
+    """
+    position = position_of(game)
+    unseen = list(position.unseen_mountains)
+    if unseen[mandala] < 1 or game.location(card) != UNSEEN:
+        raise PositionError(f"{card_name(card)} cannot be an unseen card of m{mandala + 1}'s mountain")
+    unseen[mandala] -= 1
+    mountains = list(position.mountains)
+    mountains[mandala] = (*mountains[mandala], card)
+    known = build(replace(position, mountains=(mountains[0], mountains[1]),
+                          unseen_mountains=(unseen[0], unseen[1])))
+    if known.phase is not Phase.PLAY or known.mandala_colors(mandala) != ALL_COLORS_MASK:
+        return known
+    completer = _last_player_into(game, mandala)
+    ones, twos = len(known.field(mandala, 0)), len(known.field(mandala, 1))
+    picker = 1 - completer if ones == twos else (0 if ones > twos else 1)
+    return build(replace(position_of(known), phase=Phase.CLAIM, destroying=mandala, completer=completer,
+                         turn=picker))
+
+
+def _last_player_into(game: Game, mandala: Mandala) -> Player:
+    for event, _ in reversed(game.stack):
+        if isinstance(event, MountainPlay | FieldPlay) and event.mandala == mandala:
+            return event.player
+    return 1 - game.turn

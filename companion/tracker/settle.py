@@ -37,6 +37,11 @@ class View:
     time: float = 0.0
     unread: Mapping[str, int] = field(default_factory=dict)
     """Per zone, stickers the camera saw but could not read (in the latest frame)."""
+    laid_at: Mapping[str, float] = field(default_factory=dict)
+    """When each card in view was laid where it lies (its first read there, dated back for late reads)."""
+    gone: Mapping[str, tuple[str, float]] = field(default_factory=dict)
+    """Cards that went out of sight since the previous settled view: the zone each lay in, and when it was
+    last read. A card laid and covered by the next one before the table came to rest is only here."""
 
     def __str__(self) -> str:
         cards = " ".join(f"{card}@{zone}" for card, zone in sorted(self.cards.items()))
@@ -60,6 +65,9 @@ class Settler:
         """When the current view last changed; None until the board is found."""
         self.reported = False
         self._frame_times: deque[float] = deque(maxlen=FRAME_HISTORY)
+        self.laid: dict[str, float] = {}
+        self.gone: dict[str, tuple[str, float]] = {}
+        """Cards forgotten since the last report, with their zone and last read."""
 
     def update(self, now: float, frame: FrameObservation) -> View | None:
         """Feed one frame; returns the view when the table has just settled."""
@@ -79,11 +87,15 @@ class Settler:
             self.reported = False
         if not self.reported and self.changed_at is not None and now - self.changed_at >= self.settle_s:
             self.reported = True
-            return self.view(now)
+            view = self.view(now)
+            self.gone = {}
+            return view
         return None
 
     def view(self, now: float) -> View:
-        return View(MappingProxyType(dict(self.zones)), self.duplicates, now, MappingProxyType(dict(self.unread)))
+        return View(MappingProxyType(dict(self.zones)), self.duplicates, now, MappingProxyType(dict(self.unread)),
+                    MappingProxyType(dict(self.laid)),
+                    MappingProxyType({c: g for c, g in self.gone.items() if c not in self.zones}))
 
     @property
     def is_settled(self) -> bool:
@@ -104,7 +116,9 @@ class Settler:
             if placed == card.zone or (placed is not None and card.confidence < SURE_ZONE_CONFIDENCE):
                 continue
             self.zones[card.card_id] = card.zone
-            changes.append(self._lay_time(card.still_frames))
+            laid = self._lay_time(card.still_frames)
+            self.laid[card.card_id] = laid
+            changes.append(laid)
         return changes
 
     def _lay_time(self, still_frames: int) -> float:
@@ -120,6 +134,9 @@ class Settler:
     def _forget(self, now: float) -> bool:
         gone = [card for card, seen in self.last_read.items() if now - seen > self.miss_s]
         for card in gone:
-            del self.last_read[card]
-            self.zones.pop(card, None)
+            seen = self.last_read.pop(card)
+            zone = self.zones.pop(card, None)
+            self.laid.pop(card, None)
+            if zone is not None:
+                self.gone[card] = (zone, seen)
         return bool(gone)

@@ -1,30 +1,29 @@
 """The table tracker: settled views of the table in, game events and warnings out.
 
 Each time the table settles (:mod:`companion.tracker.settle`), the tracker
-compares what the camera sees with where the rules engine says every card
-lies face up (:func:`companion.tracker.zones.expected_zone`):
+explains what changed (:mod:`companion.tracker.explain`): the short legal
+sequence of events of the rules engine that turns the game it follows into
+the table it sees. Cards are where they were seen laid, covered or not (a
+sticker under a later card is covered, not gone); a claim takes every card of
+one color; draws and hidden cards are counts.
 
-- a card seen where the engine expects it: nothing to do;
-- a card the engine does not place on the table (it was in a hand or the
-  deck) seen in a zone: it was just played there, so the zone says which play
-  (a mountain: build; a field: grow, by the field's owner; the discard pile:
-  discard; the destroyed mountain during a refill: the refill);
-- during a destruction, a mountain color that left: a claim; the card that
-  appears in a river, or on the discard pile, says who claimed;
-- at the end, unseen cup cards turning up in the reveal areas;
-- a card the engine places on the table but that is not seen: hidden, not
-  gone (covered by a later card or a hand). Cards leave the table only when
-  the rules move them.
+What no legal sequence explains is judged one play at a time, as the rules
+engine sees it: an illegal play raises a :class:`Warning` with the engine's
+reason code that stays until the table is put right (its cards are no longer
+seen where they were laid), until a player overrides it, or until the game
+moves on with the cards still lying there (the players accepted it: it is
+applied, never warned twice). A table that keeps disagreeing with the game
+is re-read as it is (a *resync*, journaled as a ``resync`` event).
 
-Every inferred event goes to the engine, in table mode. An illegal one is not
-applied: it raises a :class:`Warning` that stays until the table is put right
-(its cards are no longer seen where they were laid) or a player overrides it.
+A game starts from a dealt table (two cards in each mountain, nothing else),
+seen or not the empty mat before; a game in progress is joined on request
+(:meth:`Tracker.request_join`), adopting the table as it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeAlias
 
 from companion.engine import (
@@ -36,18 +35,29 @@ from companion.engine import (
     MountainPlay,
     Phase,
     Refill,
+    Resync,
     Reveal,
     Setup,
 )
 from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
-from companion.engine.game import CUPS, mountain_zone
+from companion.engine.game import CUPS, UNSEEN, mountain_zone
+from companion.engine.position import Position, build
+from companion.errors import PositionError
 from companion.tracker import zones
+from companion.tracker.anchor import JoinCounts, joined_position, resynced
+from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, Evidence, Explanation, explain
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
 
 HAND_SIZE, CUP_SIZE = 6, 2
 START_MOUNTAIN = 2
 MAX_STEPS = 64
+BLIND_S = 2.0
+"""The camera was away (board not found, no settled view) this long: the next look may need to catch up."""
+GLIMPSE_KEEP_S = 30.0
+"""A card seen for a moment and covered since counts as evidence this long."""
+NOTICE_S = 6.0
+"""How long a notice ("CAUGHT UP: 2 moves") stays on the screen."""
 
 
 class TrackerReason:
@@ -95,6 +105,26 @@ class TrackedEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the players should know that is no warning: "CAUGHT UP: 2 moves", "RESYNCED"."""
+
+    title: str
+    text: str
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Two explanations fit the table equally and leave the players different things to do: which one?"""
+
+    options: tuple[tuple[Event, ...], tuple[Event, ...]]
+    """The applied explanation first, then its rival."""
+    applied: int
+    """How many events of ``options[0]`` were applied (the last ones of :attr:`Tracker.events`)."""
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
 class Update:
     """What one frame changed: new events, new warnings, warnings cleared."""
 
@@ -103,10 +133,13 @@ class Update:
     cleared: tuple[Warning, ...] = ()
     settled: bool = False
     started: bool = False
-    """A new game began with this view (its deal is ``tracker.game``'s base)."""
+    """A new game began with this view (its start is ``tracker.game``'s base)."""
+    notices: tuple[Notice, ...] = ()
+    undone: int = 0
+    """Events taken back before ``events`` (a question answered the other way)."""
 
     def __bool__(self) -> bool:
-        return bool(self.events or self.warnings or self.cleared or self.started)
+        return bool(self.events or self.warnings or self.cleared or self.started or self.notices or self.undone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +157,7 @@ class _Pass:
 
     events: list[TrackedEvent] = field(default_factory=list)
     warnings: list[Warning] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
 
 
 class Tracker:
@@ -132,6 +166,7 @@ class Tracker:
     def __init__(self, settle_s: float = 1.0, first_player: int = 0, claim_confirm_s: float | None = None,
                  miss_s: float = 0.25) -> None:
         self.settler = Settler(settle_s, miss_s)
+        self.settle_s = settle_s
         self.first_player = first_player
         self.claim_confirm_s = 3 * settle_s if claim_confirm_s is None else claim_confirm_s
         self.game: Game | None = None
@@ -148,41 +183,85 @@ class Tracker:
         self.frame = 0
         self.last_event_time = 0.0
         self.mat_cleared = True
-        """The mat was seen empty since the last game ended (a new deal may start)."""
+        """The mat was seen empty since the last game ended."""
         self.discard_question: DiscardQuestion | None = None
+        self.question: Question | None = None
+        self.notice: Notice | None = None
         self.resumed = False
         """A game was resumed and the table not looked at since."""
+        self.glimpses: dict[str, tuple[str, float]] = {}
+        """Cards read for a moment, then covered before any settled view showed them: zone and when."""
+        self.vanished_at: dict[str, float] = {}
+        """When each card last went out of sight."""
+        self.sight_since = 0.0
+        """When the camera last came back (start, resume, the board found again): lay times before are unknown."""
+        self.catching_up = True
+        self._board_lost_at: float | None = None
+        self._pending: tuple[float, str] | None = None
+        """An ambiguous explanation waiting for a second look: since when, and the table it was for."""
+        self._residual_seen: dict[str, float] = {}
+        """Legal plays left over by the search, by card: the first look; applied on a second one."""
+        self._deal_seen_at: float | None = None
+        self.join: JoinCounts | None = None
+        """A join requested: the next settled view is adopted as the position."""
+        self.unknown: frozenset[str] = frozenset()
+        """Counts of a joined game nobody gave: estimated ("hands", "cups", "deck", "turn")."""
 
     # -- feeding frames -----------------------------------------------------------
 
     def observe(self, frame_index: int, now: float, observation: FrameObservation) -> Update:
         self.frame = frame_index
+        self._watch_board(now, observation.board.found)
         view = self.settler.update(now, observation)
         if view is not None:
             self.rest_view = self.view
-        elif self.settler.is_settled and self.waiting_for_claim:
-            view = self.settler.view(now)  # the table is still at rest: look again for a claim
+        elif self.settler.is_settled and self.waiting:
+            view = self.settler.view(now)  # the table is still at rest: look again
         if view is None:
             return Update()
         return self.settled(view)
 
+    def _watch_board(self, now: float, found: bool) -> None:
+        if not found:
+            if self._board_lost_at is None:
+                self._board_lost_at = now
+            return
+        if self._board_lost_at is not None and now - self._board_lost_at >= BLIND_S:
+            self.catching_up = True
+            self.sight_since = now
+        self._board_lost_at = None
+
+    @property
+    def waiting(self) -> bool:
+        """Something needs another look at the resting table once time has passed."""
+        return bool(self.waiting_for_claim or self._pending is not None or self._residual_seen
+                    or self._deal_seen_at is not None
+                    or (self.game is not None and self.game.phase is Phase.REFILL))
+
     def settled(self, view: View) -> Update:
         """Work through one settled view of the table."""
+        if view.time - self.view.time >= BLIND_S + self.settle_s and self.view.time:
+            self.catching_up = True  # a long hand over the table, a camera that stalled
         self.view = view
         found = _Pass()
         cleared = self._clear_put_right(view)
         self._check_duplicates(view, found)
+        self._remember_glimpses(view)
+        undone = 0
         started = False
         if self.resumed:
             self._prime_after_resume(view)
-        if self.game is None:
+        if self.join is not None:
+            started = self._join(view, found)
+        elif self.game is None or self.game.is_over or not self.events:
             started = self._maybe_start(view)
-        for _ in range(MAX_STEPS):
-            # Each step applies an event or sets cards aside in a warning, so this ends.
-            if self.game is None or not self._step(view, found):
-                break
+        if self.game is not None and not started:
+            self._follow(view, found)
         self._note_positions(view)
-        return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started)
+        if found.events:
+            self.question = None if self.question is None or self.question.time != view.time else self.question
+        return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started,
+                      notices=tuple(found.notices), undone=undone)
 
     # -- commands from the players --------------------------------------------------
 
@@ -194,13 +273,20 @@ class Tracker:
         self.warnings.clear()
         self.accepted.clear()
         self.last_zone.clear()
+        self.question = None
+        self.join = None
+        self.unknown = frozenset()
         self.mat_cleared = not self.view.cards
 
     def set_first_player(self, player: int) -> None:
         """Choose who starts; before the first play it also changes the game in progress."""
         self.first_player = player
         if self.game is not None and not self.game.stack:
-            self.game = Game(_with_first(_setup_of(self.game), player))
+            self.game = build(replace(_position(self.game), turn=player))
+
+    def request_join(self, counts: JoinCounts) -> None:
+        """Join the game on the table: the next settled view becomes the position, with these counts."""
+        self.join = counts
 
     def override(self, warning: object = None) -> TrackedEvent | None:
         """Accept what a warning complains about: its event is applied anyway.
@@ -212,6 +298,9 @@ class Tracker:
             return None
         key = (getattr(warning, "reason", None), getattr(warning, "message", None))
         target = next((w for w in self.warnings if (w.reason, w.message) == key), self.warnings[0])
+        return self._accept(target)
+
+    def _accept(self, target: Warning) -> TrackedEvent | None:
         self.warnings.remove(target)
         for card in target.cards:
             self.accepted[card] = target.zone
@@ -230,6 +319,7 @@ class Tracker:
             return None
         event = self.game.pop()
         self.events.pop()
+        self.question = None
         cards = tuple(card_name(c) for c in getattr(event, "cards", ()) or ())
         seen = [c for c in cards if c in self.view.cards]
         if seen:
@@ -237,6 +327,26 @@ class Tracker:
             self.warnings.append(Warning(TrackerReason.UNDONE, "The last move was undone.",
                                          f"Take back {' '.join(seen)}.", tuple(seen), zone, self.frame))
         return event
+
+    def choose(self, option: int) -> tuple[int, list[TrackedEvent]]:
+        """Answer the open question: ``option`` 0 keeps what was applied, 1 takes the other explanation.
+
+        Returns how many events were taken back and the events applied instead.
+        """
+        question, self.question = self.question, None
+        if question is None or option == 0 or self.game is None:
+            return 0, []
+        if len(self.events) < question.applied:
+            return 0, []
+        for _ in range(question.applied):
+            self.game.pop()
+            self.events.pop()
+        applied: list[TrackedEvent] = []
+        for event in question.options[1]:
+            if self.game.validate(event) is not None:
+                break
+            applied.append(self._push(event, self.frame, forced=True))
+        return question.applied, applied
 
     def confirm_discard(self, count: int) -> None:
         """A player says how many cards the last discard really had."""
@@ -257,19 +367,77 @@ class Tracker:
     # -- starting a game --------------------------------------------------------------
 
     def _maybe_start(self, view: View) -> bool:
-        """A new game starts when the mat was empty and now shows two cards in each mountain."""
+        """A new game starts from a dealt table: two cards in each mountain and nothing else.
+
+        The empty mat need not be seen first (people deal, then switch the
+        companion on). A mountain card under the other one (its stickers
+        hidden) does not hold the game back: one card read in a mountain
+        (or glimpsed there before it was covered) and two in the other
+        start the game after a few settle times, or at once when the first
+        play shows, with the hidden card an unseen card of that mountain.
+        """
         if not view.cards:
             self.mat_cleared = True
+            self._deal_seen_at = None
             return False
         mountains = [view.in_zone(zones.mountain(m)) for m in (0, 1)]
         others = [c for c, z in view.cards.items() if z not in (zones.mountain(0), zones.mountain(1))]
-        if not self.mat_cleared or others or any(len(m) != START_MOUNTAIN for m in mountains):
+        if self.game is not None and not self.game.is_over:
+            # A game dealt but not yet played: the same deal seen again, or one dealt anew.
+            if others or [len(m) for m in mountains] != [START_MOUNTAIN] * 2:
+                return False
+            if all(set(mountains[m]) == {card_name(c) for c in self.game.mountain(m)} for m in (0, 1)):
+                return False
+        if others or any(len(m) > START_MOUNTAIN for m in mountains) or not all(mountains):
+            self._deal_seen_at = None
             return False
-        deal = tuple(tuple(parse_card(c) for c in cards) for cards in mountains)
-        setup = Setup((deal[0], deal[1]), (HAND_SIZE, HAND_SIZE), (CUP_SIZE, CUP_SIZE), self.first_player)
-        self.game = Game(setup)
+        for card, (zone, _) in self.glimpses.items():
+            for m in (0, 1):
+                if zone == zones.mountain(m) and len(mountains[m]) < START_MOUNTAIN and card not in mountains[m]:
+                    mountains[m] = [*mountains[m], card]
+        unseen = tuple(START_MOUNTAIN - len(m) for m in mountains)
+        if any(unseen):
+            if self._deal_seen_at is None:
+                self._deal_seen_at = view.time
+            if view.time - self._deal_seen_at < self.claim_confirm_s:
+                return False  # give the hidden card a chance to show
+        self._deal_seen_at = None
+        self.game = build(Position(mountains=(tuple(parse_card(c) for c in mountains[0]),
+                                              tuple(parse_card(c) for c in mountains[1])),
+                                   unseen_mountains=(unseen[0], unseen[1]), turn=self.first_player))
+        self._fresh_game()
+        return True
+
+    def _fresh_game(self) -> None:
         self.events.clear()
+        self.warnings.clear()
+        self.accepted.clear()
+        self.question = None
         self.mat_cleared = False
+        self.unknown = frozenset()
+        for card in [c for c, (z, _) in self.glimpses.items() if zones.parse_zone(z).kind == "mountain"]:
+            del self.glimpses[card]
+
+    def _join(self, view: View, found: _Pass) -> bool:
+        """Adopt the table as it is as the position of a game in progress."""
+        counts = self.join
+        assert counts is not None
+        if not view.cards:
+            return False
+        try:
+            game, unknown = joined_position(view.cards, counts, self.first_player)
+        except PositionError as error:
+            found.notices.append(Notice("CANNOT JOIN", str(error), view.time))
+            self.join = None
+            return False
+        self.join = None
+        self.game = game
+        self._fresh_game()
+        self.unknown = unknown
+        self.catching_up = False
+        for card, zone in view.cards.items():
+            self.last_zone[card] = zone
+        found.notices.append(Notice("JOINED", "Game joined as it lies.", view.time))
         return True
 
     def resume(self, game: Game, frames: Sequence[int] | None = None) -> None:
@@ -282,30 +450,139 @@ class Tracker:
         self.warnings.clear()
         self.mat_cleared = False
         self.resumed = True
+        self.catching_up = True
 
     def _prime_after_resume(self, view: View) -> None:
-        """After a restart, cards the rules already sent to the discard pile may still lie where they were."""
+        """After a restart, cards the rules already moved off the table may still lie where they were.
+
+        Field cards sent to the discard pile by a destruction, a discard pile
+        shuffled into the deck: seen where they lie, they are no new play.
+        """
         self.resumed = False
+        self.sight_since = view.time
         if self.game is None:
             return
+        played = _cards_played(self.game)
         for card, zone in view.cards.items():
-            if zones.expected_zone(self.game, parse_card(card)) == zones.DISCARD_ZONE and zone != zones.DISCARD_ZONE:
+            expected = zones.expected_zone(self.game, parse_card(card))
+            swept = expected == zones.DISCARD_ZONE and zone != zones.DISCARD_ZONE
+            reshuffled = expected is None and zone == zones.DISCARD_ZONE and card in played
+            if swept or reshuffled:
                 self.last_zone[card] = zone
 
-    # -- inference -------------------------------------------------------------------
+    # -- following the game -----------------------------------------------------------
 
-    def _step(self, view: View, found: _Pass) -> bool:
-        """Infer and apply at most one event; True if something happened."""
+    def _follow(self, view: View, found: _Pass) -> None:
         game = self.game
         assert game is not None
-        arrivals, moved = self._differences(view)
-        if game.phase is Phase.PLAY:
-            return self._plays(arrivals, moved, found)
-        if game.phase is Phase.CLAIM:
-            return self._claims(view, arrivals, moved, found)
-        if game.phase is Phase.REFILL:
-            return self._refill(arrivals, moved, found)
-        return self._reveals(arrivals, moved, found)
+        if game.phase is not Phase.OVER:
+            self._explain(view, found)
+        if self.game is not None and self.game.phase is Phase.OVER:
+            for _ in range(MAX_STEPS):
+                arrivals, moved = self._differences(view)
+                if not self._reveals(arrivals, moved, found):
+                    break
+
+    def _evidence(self, view: View) -> Evidence:
+        game = self.game
+        assert game is not None
+        quarantined = {card for warning in self.warnings for card in warning.cards}
+        seen = {card: zone for card, zone in view.cards.items()
+                if card not in quarantined and card not in view.duplicates and self.accepted.get(card) != zone}
+        glimpses = {card: zone for card, (zone, _) in self.glimpses.items()
+                    if card not in view.cards and card not in quarantined}
+        laid = {card: at for card, at in view.laid_at.items() if at > self.sight_since}
+        return Evidence(seen, glimpses, laid, dict(self.last_zone), self._gone_cards(view),
+                        unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time)
+
+    def _explain(self, view: View, found: _Pass) -> None:
+        game = self.game
+        assert game is not None
+        self._accept_lying_warnings(view, found)
+        evidence = self._evidence(view)
+        depth = CATCH_UP_DEPTH if self.catching_up else DEPTH
+        explanation = explain(game, evidence, depth)
+        if explanation.rival is not None and self._worth_waiting(view, explanation):
+            return
+        self._pending = None
+        caught_up = self.catching_up
+        self.catching_up = False
+        self._apply_all(explanation.events, found)
+        if explanation.rival is not None and explanation.events:
+            self.question = Question((explanation.events, explanation.rival.events), len(explanation.events),
+                                     view.time)
+        moves = sum(not isinstance(e, Resync) for e in explanation.events)
+        if caught_up and moves >= 2:
+            found.notices.append(Notice("CAUGHT UP", f"{moves} moves while the camera was away.", view.time))
+        self._judge_residual(view, found)
+
+    def _worth_waiting(self, view: View, explanation: Explanation) -> bool:
+        """Two explanations fit equally: look again one settle time later before choosing (and asking)."""
+        key = explanation.game.text()
+        if self._pending is None or self._pending[1] != key:
+            self._pending = (view.time, key)
+            return True
+        return view.time - self._pending[0] < self.settle_s
+
+    def _apply_all(self, events: Sequence[Event], found: _Pass) -> None:
+        for event in events:
+            tracked = self._push(event, self.frame)
+            found.events.append(tracked)
+            if isinstance(event, Resync) and event.position != self._identified_text(event):
+                pass
+        self._resyncs_noticed(events, found)
+
+    def _identified_text(self, event: Resync) -> str:
+        return event.position
+
+    def _resyncs_noticed(self, events: Sequence[Event], found: _Pass) -> None:
+        return None
+
+    def _push(self, event: Event, frame: int, forced: bool = False) -> TrackedEvent:
+        game = self.game
+        assert game is not None
+        drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
+        game.push(event, force=True)  # validated by the caller, or the players' word
+        if game.phase is not Phase.CLAIM:
+            self.missing_since.clear()
+        self.discard_question = self._discard_doubt(event)
+        for card in getattr(event, "cards", ()) or ():
+            # Where the play was seen is where its cards lie, even if the rules move them on at once
+            # (a discard shuffled straight into a new deck): seen there again, they are no new play.
+            name = card_name(card)
+            self.glimpses.pop(name, None)
+            if name in self.view.cards:
+                self.last_zone[name] = self.view.cards[name]
+        tracked = TrackedEvent(frame, event, forced=forced, drew=drew)
+        self.events.append(tracked)
+        self.last_event_time = self.view.time
+        self._residual_seen.clear()
+        return tracked
+
+    def _accept_lying_warnings(self, view: View, found: _Pass) -> None:
+        """Warned cards still lying there when another play shows: the players played on, so it stands.
+
+        One problem gives one warning: the warned play is applied (as an
+        override would), so the plays that follow it are judged against the
+        game as it is on the table, not warned one after another.
+        """
+        open_warnings = [w for w in self.warnings if w.reason not in (TrackerReason.DUPLICATE_CARD,
+                                                                       TrackerReason.UNDONE)]
+        if not open_warnings or self.game is None:
+            return
+        quarantined = {card for warning in self.warnings for card in warning.cards}
+        arrivals, _ = self._differences(view)
+        news = [c for cards in arrivals.values() for c in cards if c not in quarantined]
+        if not news:
+            return
+        for warning in open_warnings:
+            if warning.event is not None and self.game.validate(warning.event) is not None and \
+                    not _still_forcible(self.game, warning.event):
+                continue
+            tracked = self._accept(warning)
+            if tracked is not None:
+                found.events.append(tracked)
+            found.notices.append(Notice("PLAYED ON", f"{warning.reason} left as it lies.", view.time))
 
     def _differences(self, view: View) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         """Cards seen off their expected place: new on the table, or moved from another zone; by zone."""
@@ -314,7 +591,7 @@ class Tracker:
         quarantined = {card for warning in self.warnings for card in warning.cards}
         arrivals: dict[str, list[str]] = {}
         moved: dict[str, list[str]] = {}
-        for card, zone in sorted(view.cards.items()):
+        for card, zone in sorted(view.cards.items(), key=lambda item: (view.laid_at.get(item[0], 0.0), item[0])):
             if card in quarantined or card in view.duplicates or self.accepted.get(card) == zone:
                 continue
             expected = zones.expected_zone(game, parse_card(card))
@@ -322,18 +599,34 @@ class Tracker:
                 # In place; or still lying where it was after the rules moved it on: field cards
                 # not yet swept onto the discard pile, a discard pile not yet shuffled into the deck.
                 continue
-            target = arrivals if expected is None else moved
+            target = arrivals if game.location(parse_card(card)) == UNSEEN else moved
             target.setdefault(zone, []).append(card)
         return arrivals, moved
 
-    def _plays(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
+    # -- what no legal sequence explains ----------------------------------------------
+
+    def _judge_residual(self, view: View, found: _Pass) -> None:
+        """Judge, one play at a time, what the search left: illegal plays and moved cards are warned."""
+        for _ in range(MAX_STEPS):
+            game = self.game
+            if game is None or game.phase is Phase.OVER:
+                return
+            arrivals, moved = self._differences(view)
+            if game.phase is Phase.PLAY:
+                done = self._residual_plays(arrivals, moved, found)
+            elif game.phase is Phase.CLAIM:
+                done = self._residual_claims(view, arrivals, moved, found)
+            else:
+                done = self._residual_refill(arrivals, moved, found)
+            if not done:
+                return
+
+    def _residual_plays(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
         if moved:
             return self._warn_moved(moved, found)
-        candidates = [self._play_for(zone, cards) for zone, cards in arrivals.items()]
-        if not candidates:
-            return False
-        event, zone, cards = _first_legal(self.game, candidates)
-        return self._judge(event, zone, cards, found)
+        for zone, cards in arrivals.items():
+            return self._judge(*self._play_for(zone, cards), found, second_look=True)
+        return False
 
     def _play_for(self, zone: str, cards: list[str]) -> tuple[Event | None, str, list[str]]:
         game = self.game
@@ -357,7 +650,9 @@ class Tracker:
             return owner
         return game.turn
 
-    def _judge(self, event: Event | None, zone: str, cards: list[str], found: _Pass) -> bool:
+    def _judge(self, event: Event | None, zone: str, cards: list[str], found: _Pass,
+               second_look: bool = False) -> bool:
+        """Warn about an illegal event; apply a legal one (with ``second_look``, only on a later look)."""
         game = self.game
         assert game is not None
         if event is None:
@@ -370,27 +665,13 @@ class Tracker:
             self._warn(found, violation.reason.value, violation.message, _fix(violation.reason.value, cards),
                        cards, zone, event)
             return True
-        self._apply(event, found)
+        if second_look:
+            # Legal, yet the search left it (cards laid at once by two players, say): on a second look it stands.
+            first = self._residual_seen.setdefault(",".join(cards), self.view.time)
+            if self.view.time - first < self.settle_s:
+                return False
+        found.events.append(self._push(event, self.frame))
         return True
-
-    def _apply(self, event: Event, found: _Pass) -> None:
-        game = self.game
-        assert game is not None
-        drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
-        game.push(event, force=True)  # validated by the caller
-        if game.phase is not Phase.CLAIM:
-            self.missing_since.clear()
-        self.discard_question = self._discard_doubt(event)
-        for card in getattr(event, "cards", ()):
-            # Where the play was seen is where its cards lie, even if the rules move them on at once
-            # (a discard shuffled straight into a new deck): seen there again, they are no new play.
-            name = card_name(card)
-            if name in self.view.cards:
-                self.last_zone[name] = self.view.cards[name]
-        tracked = TrackedEvent(self.frame, event, drew=drew)
-        self.events.append(tracked)
-        found.events.append(tracked)
-        self.last_event_time = self.view.time
 
     def _discard_doubt(self, event: Event) -> DiscardQuestion | None:
         """A discard while new unreadable stickers lie on the pile: some discarded cards were not read."""
@@ -404,13 +685,25 @@ class Tracker:
 
     def _warn(self, found: _Pass, reason: str, message: str, fix: str, cards: Sequence[str], zone: str,
               event: Event | None = None) -> None:
+        if self._cascading(found):
+            self._resync(found)
+            return
         warning = Warning(reason, message, fix, tuple(cards), zone, self.frame, event)
         self.warnings.append(warning)
         found.warnings.append(warning)
 
+    def _cascading(self, found: _Pass) -> bool:
+        """A new warning while one from an earlier look is still open: the game and the table have parted."""
+        return any(w.frame != self.frame and w.reason not in (TrackerReason.DUPLICATE_CARD, TrackerReason.UNDONE)
+                   for w in self.warnings) and bool(self.events) and self.events[-1].frame > min(
+            w.frame for w in self.warnings)
+
     def _warn_moved(self, moved: dict[str, list[str]], found: _Pass) -> bool:
         game = self.game
         assert game is not None
+        if sum(map(len, moved.values())) > MOVED_AT_ONCE:
+            self._resync(found)
+            return True
         for zone, cards in moved.items():
             origin = zones.expected_zone(game, parse_card(cards[0])) or zone
             self._warn(found, TrackerReason.MOVED_CARD,
@@ -420,25 +713,32 @@ class Tracker:
 
     # -- destruction -----------------------------------------------------------------
 
-    def _claims(self, view: View, arrivals: dict[str, list[str]], moved: dict[str, list[str]],
-                found: _Pass) -> bool:
+    def _residual_claims(self, view: View, arrivals: dict[str, list[str]], moved: dict[str, list[str]],
+                         found: _Pass) -> bool:
         game = self.game
         assert game is not None and game.destroying is not None
         mountain = zones.mountain(game.destroying)
+        left = game.mountain(game.destroying)
+        in_mountain = {COLOR_OF[parse_card(c)] for c in view.in_zone(mountain)}
         evidence = {zone: cards for zone, cards in moved.items()
                     if all(game.location(parse_card(c)) == mountain_zone(game.destroying) for c in cards)}
         for zone, cards in evidence.items():
+            color = COLOR_OF[parse_card(cards[0])]
+            if color in in_mountain and view.time - self._first_look(cards) < self.claim_confirm_s:
+                continue  # a claim taken in several grabs: the rest of the color is still to go
             return self._claim_seen(zone, cards, found)
-        color = self._vanished_color(view, mountain)
-        if color is not None:
-            self._apply(Claim(game.turn, color), found)
-            return True
         stray = {**arrivals, **{z: c for z, c in moved.items() if z not in evidence}}
-        if game.mountain(game.destroying) and mountain in arrivals:
+        if left and mountain in arrivals:
             del stray[mountain]  # the refill, laid before the last claim was seen: wait for it
         for zone, cards in stray.items():
+            if zone in evidence:
+                continue
             return self._judge(self._play_for(zone, cards)[0], zone, cards, found)
         return False
+
+    def _first_look(self, cards: list[str]) -> float:
+        key = "claim:" + ",".join(cards)
+        return self._residual_seen.setdefault(key, self.view.time)
 
     def _claim_seen(self, zone: str, cards: list[str], found: _Pass) -> bool:
         """A claimed mountain card turned up in a river or on the discard pile: that shows who claimed."""
@@ -461,34 +761,40 @@ class Tracker:
             return self._judge(Claim(game.turn, color), zone, cards, found)
         return self._judge(None, zone, cards, found)
 
-    def _vanished_color(self, view: View, mountain: str) -> int | None:
-        """A mountain color none of whose cards has been seen anywhere for long enough.
+    def _gone_cards(self, view: View) -> dict[str, str]:
+        """Mountain cards of the mandala being destroyed that have left for good, as far as can be told.
 
-        A card seen elsewhere on the table (a river, under a warning) has not vanished: where
-        it went is evidence, judged as such. A color is claimed at once when the rest of the
-        mountain is in sight and nothing else went out of sight with it; otherwise it may be a
-        hand resting over the table, and the tracker waits :attr:`claim_confirm_s` first.
+        A color is gone when none of its cards is seen, and either the rest of
+        the mountain is in sight and nothing else went out of sight with it, or
+        it has stayed out of sight for :attr:`claim_confirm_s` (a hand may be
+        resting over the mountain). A card seen elsewhere on the table (a
+        river) has not vanished: where it went is evidence of its own.
         """
         game = self.game
-        assert game is not None and game.destroying is not None
+        if game is None or game.phase is not Phase.CLAIM or game.destroying is None:
+            self.missing_since.clear()
+            return {}
         left = game.mountain(game.destroying)
-        for name in set(self.missing_since) - {card_name(c) for c in left}:
+        names = {card_name(c) for c in left}
+        for name in set(self.missing_since) - names:
             del self.missing_since[name]  # claimed already
-        for card in left:
-            if card_name(card) in view.cards:
-                self.missing_since.pop(card_name(card), None)
+        for name in names:
+            if name in view.cards:
+                self.missing_since.pop(name, None)
             else:
-                self.missing_since.setdefault(card_name(card), view.time)
-        vanished = [color for color in sorted({COLOR_OF[c] for c in left})
-                    if not any(card_name(c) in view.cards for c in left if COLOR_OF[c] == color)]
-        for color in vanished:
-            cards = [card_name(c) for c in left if COLOR_OF[c] == color]
+                self.missing_since.setdefault(name, view.time)
+        by_color: dict[int, list[str]] = {}
+        for card in left:
+            by_color.setdefault(COLOR_OF[card], []).append(card_name(card))
+        vanished = {color: cards for color, cards in by_color.items() if not any(c in view.cards for c in cards)}
+        missing_elsewhere = set(self.missing_since) - {c for cards in vanished.values() for c in cards}
+        clear_view = not missing_elsewhere and not self._collateral(view, set(self.missing_since))
+        gone: dict[str, str] = {}
+        for cards in vanished.values():
             since = max(self.missing_since[c] for c in cards)
-            clear_view = (len(vanished) == 1 and len(self.missing_since) == len(cards)
-                          and not self._collateral(view, set(cards)))
-            if view.time - since >= (0.0 if clear_view else self.claim_confirm_s):
-                return color
-        return None
+            if clear_view or view.time - since >= self.claim_confirm_s:
+                gone.update((c, zones.mountain(game.destroying)) for c in cards)
+        return gone
 
     def _collateral(self, view: View, taken: set[str]) -> bool:
         """Other cards on the table went out of sight since the last rest: something covers the table."""
@@ -503,7 +809,19 @@ class Tracker:
         """A claim by disappearance is pending: the tracker wants another look once the wait is over."""
         return self.game is not None and self.game.phase is Phase.CLAIM and bool(self.missing_since)
 
-    def _refill(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
+    def _refill_wait_over(self, view: View) -> bool:
+        """A refill may be counted with a card unread once one card lies there long enough, or play went on."""
+        game = self.game
+        if game is None or game.phase is not Phase.REFILL or game.destroying is None:
+            return False
+        laid = [view.laid_at.get(c, view.time) for c in view.in_zone(zones.mountain(game.destroying))]
+        if not laid:
+            return False
+        arrivals, _ = self._differences(view)
+        elsewhere = any(zone != zones.mountain(game.destroying) for zone in arrivals)
+        return elsewhere or view.time - min(laid) >= self.claim_confirm_s
+
+    def _residual_refill(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
         game = self.game
         assert game is not None and game.destroying is not None
         mountain = zones.mountain(game.destroying)
@@ -544,7 +862,36 @@ class Tracker:
                 return True
         return False
 
+    # -- recovery --------------------------------------------------------------------
+
+    def _resync(self, found: _Pass) -> None:
+        """Re-read the table as it is: the visible part from the view, hidden counts kept where they fit."""
+        game = self.game
+        assert game is not None
+        seen = {card: zone for card, zone in self.view.cards.items() if card not in self.view.duplicates}
+        try:
+            position = resynced(game, seen, self.last_zone)
+        except PositionError:
+            return
+        self.warnings = [w for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD]
+        self.accepted.clear()
+        event = Resync(position.text())
+        found.events.append(self._push(event, self.frame, forced=True))
+        for card, zone in seen.items():
+            if zones.expected_zone(position, parse_card(card)) == zone:
+                self.last_zone[card] = zone
+        found.notices.append(Notice("RESYNCED", "Check the table.", self.view.time))
+        self.notice = found.notices[-1]
+
     # -- keeping track ---------------------------------------------------------------
+
+    def _remember_glimpses(self, view: View) -> None:
+        for card, (zone, at) in view.gone.items():
+            self.vanished_at[card] = at
+            if card not in self.rest_view.cards:
+                self.glimpses[card] = (zone, at)
+        for card in [c for c, (_, at) in self.glimpses.items() if c in view.cards or view.time - at > GLIMPSE_KEEP_S]:
+            del self.glimpses[card]
 
     def _clear_put_right(self, view: View) -> list[Warning]:
         cleared = [w for w in self.warnings if not any(view.cards.get(c) == w.zone for c in w.cards)]
@@ -555,8 +902,10 @@ class Tracker:
     def _check_duplicates(self, view: View, found: _Pass) -> None:
         known = {c for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD for c in w.cards}
         for card in sorted(view.duplicates - known):
-            self._warn(found, TrackerReason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
-                       f"Remove the extra {card} sticker.", (card,), "")
+            warning = Warning(TrackerReason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
+                              f"Remove the extra {card} sticker.", (card,), "", self.frame)
+            self.warnings.append(warning)
+            found.warnings.append(warning)
         for warning in [w for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD]:
             if not set(warning.cards) & view.duplicates:
                 self.warnings.remove(warning)
@@ -577,16 +926,33 @@ class Tracker:
         return [t.event for t in self.events]
 
 
+MOVED_AT_ONCE = 2
+"""More cards than this moved at once, outside any play: the game and the table have parted; resync."""
+
 Candidate: TypeAlias = "tuple[Event | None, str, list[str]]"
 
 
-def _first_legal(game: Game | None, candidates: list[Candidate]) -> Candidate:
-    """Several plays seen at once: take first one the rules allow now (so in the order they were made)."""
-    assert game is not None
-    for candidate in candidates:
-        if candidate[0] is not None and game.is_legal(candidate[0]):
-            return candidate
-    return candidates[0]
+def _still_forcible(game: Game, event: Event) -> bool:
+    """A warned play can still be applied as the players left it (its cards are where the play put them)."""
+    return not isinstance(event, Claim | Refill | Reveal | Resync)
+
+
+def _cards_played(game: Game) -> set[str]:
+    """Every card that has been on the table in this game: the deal and every event's cards."""
+    cards = {card_name(c) for m in (0, 1) for c in game.base.known[mountain_zone(m)]}
+    for event, _ in game.stack:
+        cards.update(card_name(c) for c in getattr(event, "cards", ()) or ())
+        if isinstance(event, Claim) and event.river is not None:
+            cards.add(card_name(event.river))
+    for zone in range(len(game.known)):
+        cards.update(card_name(c) for c in game.known[zone])
+    return cards
+
+
+def _position(game: Game) -> Position:
+    from companion.engine.position import position_of
+
+    return position_of(game)
 
 
 def _names(cards: Sequence[str]) -> str:
@@ -603,13 +969,5 @@ def _fix(reason: str, cards: Sequence[str]) -> str:
     return f"Take back {what} ({_names(cards)})."
 
 
-def _setup_of(game: Game) -> Setup:
-    from companion.engine.record import setup_of
-
-    return setup_of(game)
-
-
 def _with_first(setup: Setup, player: int) -> Setup:
     return Setup(setup.mountains, setup.hands, setup.cups, player)
-
-

@@ -1,0 +1,324 @@
+"""Explaining a settled table: the short legal sequence of events that best fits everything seen.
+
+The tracker does not guess one event at a time. From the game as the rules
+engine has it and the settled view of the table it builds candidate events
+out of the evidence (cards of one color that arrived in a field, a card in a
+mountain, a mountain color whose cards all left, a claimed card in a river,
+two cards in an emptied mountain), plays short sequences of them through the
+engine (:meth:`Game.copy`, :meth:`Game.validate`; draws and hidden cards are
+counts), and scores the table each sequence leads to against the view:
+
+- a card seen where the state puts it fits;
+- a card seen where no state puts it is unexplained: strong evidence;
+- a card the state keeps on the table but that is not seen is weak evidence
+  (it is covered: by a later card, a hand, a tight fan), unless it has left
+  for good by every sign (a claimed color, see :class:`Evidence`);
+- every event costs a little, so the shortest explanation wins;
+- events whose cards were laid in the other order cost a little more.
+
+The best sequence is applied when it clearly wins; when another sequence that
+leaves the players with different things to do fits as well, the tracker
+waits and then asks (:attr:`Explanation.rival`). A catch-up after the camera
+was away is the same search, allowed to go deeper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from companion.engine import Claim, Discard, Event, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
+from companion.engine.cards import COLOR_OF, Card, card_name, parse_card
+from companion.engine.game import UNSEEN, mountain_zone
+from companion.engine.position import identify
+from companion.tracker import zones
+
+STRONG = 1.0
+"""A card seen where the state puts no card: what an event must explain."""
+GLIMPSE = 0.45
+"""A card read for a moment where the state puts no card, then covered before the table came to rest."""
+GONE = 0.6
+"""A card the state keeps on the table that has left by every sign (a claimed color)."""
+COVERED = 0.02
+"""A card the state keeps on the table that is not seen: covered, most likely."""
+EVENT = 0.25
+"""Each event of an explanation: fewer events explain better."""
+IDENTIFY = 0.05
+"""Reading a mountain card that lay unseen under another: nearly free, it is no move."""
+ORDER = 0.1
+"""Each pair of events whose cards were laid in the other order."""
+ORDER_SLACK_S = 0.2
+GESTURE_S = 0.3
+"""Cards laid closer together than this were laid by one hand in one move."""
+TWO_HANDS = 2.0
+"""Two players' moves whose cards were laid at the same instant: as good as impossible."""
+NEAR = 0.05
+"""Two explanations closer than this fit equally well."""
+DEPTH = 4
+"""Events per explanation, normally: a settle time holds at most a few moves."""
+CATCH_UP_DEPTH = 12
+"""After the camera was away: a whole destruction may have happened (a play, six claims, the refill)."""
+MAX_NODES = 4000
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the table shows, as the search weighs it."""
+
+    seen: Mapping[str, str]
+    """Card -> zone, as settled (cards set aside in open warnings left out)."""
+    glimpses: Mapping[str, str] = field(default_factory=dict)
+    """Cards read for a moment and covered since, before any settled view showed them: card -> zone."""
+    laid_at: Mapping[str, float] = field(default_factory=dict)
+    stale: Mapping[str, str] = field(default_factory=dict)
+    """Card -> zone where it may still lie although the rules moved it on (fields not yet swept)."""
+    gone: Mapping[str, str] = field(default_factory=dict)
+    """Card -> zone it left for good by every sign (a claimed color): not just covered there."""
+    unseen_refill: bool = False
+    """A refill may be one card read and one under it (waited long enough for the second to show)."""
+    rest_time: float = 0.0
+    """When the table was last at rest before this change: cards laid before then were lying there already."""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    events: tuple[Event, ...]
+    cost: float
+    game: Game
+    rival: Explanation | None = None
+    """Another explanation that fits as well but leaves the players with something else to do."""
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.rival is not None
+
+
+def misfit(game: Game, evidence: Evidence) -> float:
+    """How badly the table the state predicts matches what is seen (0: perfectly)."""
+    cost = 0.0
+    for card, zone in evidence.seen.items():
+        expected = zones.expected_zone(game, parse_card(card))
+        if expected != zone and evidence.stale.get(card) != zone:
+            cost += STRONG
+    for card, zone in evidence.glimpses.items():
+        if zones.expected_zone(game, parse_card(card)) != zone:
+            cost += GLIMPSE
+    for placed, zone in table_cards(game):
+        name = card_name(placed)
+        if name not in evidence.seen and evidence.glimpses.get(name) != zone:
+            cost += GONE if evidence.gone.get(name) == zone else COVERED
+    return cost
+
+
+def table_cards(game: Game) -> Iterator[tuple[Card, str]]:
+    """The cards the state puts face up in the mandalas and rivers, with their zones."""
+    for mandala in (0, 1):
+        for card in game.mountain(mandala):
+            yield card, zones.mountain(mandala)
+        for player in (0, 1):
+            for card in game.field(mandala, player):
+                yield card, zones.field(mandala, player)
+    for player in (0, 1):
+        for space, card in enumerate(game.river(player), start=1):
+            yield card, zones.river(player, space)
+
+
+def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
+    """The best explanation of the view (possibly no event at all), with its rival if one fits as well."""
+    found: list[Explanation] = []
+    best_at: dict[str, float] = {}
+    nodes = 0
+
+    def visit(state: Game, events: tuple[Event, ...]) -> None:
+        nonlocal nodes
+        nodes += 1
+        cost = misfit(state, evidence) + _events_cost(events) + _order_cost(events, evidence)
+        key = state.text()
+        if best_at.get(key, float("inf")) <= cost:
+            return  # the same table by another way, no better
+        best_at[key] = cost
+        found.append(Explanation(events, cost, state))
+        if len(events) >= depth or nodes >= MAX_NODES:
+            return
+        for event in candidates(state, evidence):
+            if state.validate(event) is not None:
+                continue
+            child = state.copy()
+            child.push(event, force=True)  # validated above
+            visit(child, (*events, event))
+
+    visit(game.copy(), ())
+    best_by_state: dict[str, Explanation] = {}
+    for explanation in found:
+        key = explanation.game.text()
+        if key not in best_by_state or explanation.cost < best_by_state[key].cost:
+            best_by_state[key] = explanation
+    ranked = sorted(best_by_state.values(), key=lambda e: (e.cost, len(e.events)))
+    best = ranked[0]
+    rival = next((e for e in ranked[1:] if e.cost - best.cost < NEAR and len(e.events) == len(best.events)
+                  and _obligations(e.game) != _obligations(best.game)), None)
+    if rival is None:
+        rival = next((e for e in ranked[1:] if e.cost - best.cost < NEAR and len(e.events) == len(best.events)
+                      and _scores(e.game) != _scores(best.game)), None)
+    return Explanation(best.events, best.cost, best.game, rival)
+
+
+def _events_cost(events: tuple[Event, ...]) -> float:
+    return sum(IDENTIFY if isinstance(event, Resync) else EVENT for event in events)
+
+
+def _obligations(game: Game) -> tuple[object, ...]:
+    """What the players must do next in a state: who acts, in which phase, with how many cards in hand."""
+    return (game.phase, game.turn, game.destroying, game.hand_size(0), game.hand_size(1))
+
+
+def _scores(game: Game) -> tuple[object, ...]:
+    return tuple((game.score(p).points, game.cup_size(p), game.river(p)) for p in (0, 1))
+
+
+def _order_cost(events: tuple[Event, ...], evidence: Evidence) -> float:
+    """Events against the order their cards were laid in, and two players' moves laid in one instant."""
+    times = [_laid(event, evidence) for event in events]
+    inversions = sum(1 for a, b in combinations(times, 2) if a is not None and b is not None and a > b + ORDER_SLACK_S)
+    together = sum(1 for (a, e), (b, f) in combinations(zip(times, events, strict=True), 2)
+                   if a is not None and b is not None and abs(a - b) < GESTURE_S
+                   and getattr(e, "player", None) != getattr(f, "player", None))
+    return ORDER * inversions + TWO_HANDS * together
+
+
+def _laid(event: Event, evidence: Evidence) -> float | None:
+    times = [evidence.laid_at[name] for name in (card_name(c) for c in getattr(event, "cards", ()) or ())
+             if name in evidence.laid_at]
+    return min(times) if times else None
+
+
+# -- candidate events ----------------------------------------------------------------------
+
+
+def candidates(game: Game, evidence: Evidence) -> list[Event]:
+    """Events the evidence points to in this state; the search keeps the legal ones."""
+    found = _identifications(game, evidence)
+    if game.phase is Phase.PLAY:
+        return found + _plays(game, evidence)
+    if game.phase is Phase.CLAIM:
+        return found + _claims(game, evidence)
+    if game.phase is Phase.REFILL:
+        return found + _refills(game, evidence)
+    return found
+
+
+def _identifications(game: Game, evidence: Evidence) -> list[Event]:
+    """A card read in a mountain that holds cards laid unseen: one of them, if it lay there already.
+
+    Mountain cards only leave in a destruction, so a card read there during
+    play that was laid after the last rest is a new play, not an old card.
+    """
+    found: list[Event] = []
+    for zone, cards in arrivals(game, evidence).items():
+        ref = zones.parse_zone(zone)
+        if ref.kind != "mountain" or ref.mandala is None or not game.hidden[mountain_zone(ref.mandala)]:
+            continue
+        for card in cards:
+            if game.phase is Phase.PLAY and evidence.laid_at.get(card, 0.0) > evidence.rest_time:
+                continue
+            found.append(Resync(identify(game, parse_card(card), ref.mandala).text()))
+    return found
+
+
+def arrivals(game: Game, evidence: Evidence) -> dict[str, list[str]]:
+    """Cards the state has hidden (hands, deck) seen or glimpsed in a zone, by zone, in the order laid."""
+    found: dict[str, list[str]] = {}
+    for source in (evidence.seen, evidence.glimpses):
+        for card, zone in source.items():
+            if game.location(parse_card(card)) == UNSEEN and evidence.stale.get(card) != zone:
+                found.setdefault(zone, []).append(card)
+    for cards in found.values():
+        cards.sort(key=lambda c: (evidence.laid_at.get(c, 0.0), c))
+    return found
+
+
+def _plays(game: Game, evidence: Evidence) -> list[Event]:
+    player = game.turn
+    events: list[tuple[float, Event]] = []
+    for zone, cards in arrivals(game, evidence).items():
+        ref = zones.parse_zone(zone)
+        ids = [parse_card(c) for c in cards]
+        when = min(evidence.laid_at.get(c, 0.0) for c in cards)
+        if ref.kind == "mountain" and ref.mandala is not None:
+            events += [(evidence.laid_at.get(card_name(group[0]), 0.0), MountainPlay(player, ref.mandala, group))
+                       for group in _gestures(ids, evidence)]
+        elif ref.kind == "field" and ref.mandala is not None and ref.player == player:
+            events += [(when, FieldPlay(player, ref.mandala, group, field=ref.player))
+                       for group in _plays_of(ids, evidence)]
+        elif ref.kind == "discard":
+            events += [(when, Discard(player, group)) for group in _plays_of(ids, evidence)]
+    events.sort(key=lambda pair: pair[0])
+    return [event for _, event in events]
+
+
+def _gestures(cards: list[Card], evidence: Evidence) -> list[tuple[Card, ...]]:
+    """Cards laid in one instant go together (a mountain takes one card: two at once is one illegal play)."""
+    groups: list[list[Card]] = []
+    last: float | None = None
+    for card in cards:  # in the order laid
+        when = evidence.laid_at.get(card_name(card))
+        if groups and when is not None and last is not None and when - last < GESTURE_S:
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+        last = when
+    return [tuple(group) for group in groups]
+
+
+def _plays_of(cards: list[Card], evidence: Evidence) -> list[tuple[Card, ...]]:
+    """The plays cards arrived in a field or on the pile may be: one per color, unless one hand laid mixed colors.
+
+    Cards of several colors laid in one instant are one (illegal) play, never
+    split into two players' plays.
+    """
+    gestures = _gestures(cards, evidence)
+    if any(len({COLOR_OF[c] for c in gesture}) > 1 for gesture in gestures):
+        return gestures
+    return _by_color(cards)
+
+
+def _by_color(cards: list[Card]) -> list[tuple[Card, ...]]:
+    groups: dict[int, list[Card]] = {}
+    for card in cards:
+        groups.setdefault(COLOR_OF[card], []).append(card)
+    return [tuple(group) for group in groups.values()]
+
+
+def _claims(game: Game, evidence: Evidence) -> list[Event]:
+    """A claim of each mountain color none of whose cards is still seen in the mountain."""
+    mandala = game.destroying
+    assert mandala is not None
+    picker = game.turn
+    mountain = zones.mountain(mandala)
+    events: list[Event] = []
+    by_color: dict[int, list[Card]] = {}
+    for card in game.mountain(mandala):
+        by_color.setdefault(COLOR_OF[card], []).append(card)
+    for color, cards in sorted(by_color.items()):
+        names = [card_name(c) for c in cards]
+        if any(evidence.seen.get(n) == mountain for n in names):
+            continue
+        in_river = [c for c, n in zip(cards, names, strict=True)
+                    if zones.parse_zone(evidence.seen.get(n, mountain)).kind == "river"
+                    and zones.parse_zone(evidence.seen[n]).player == picker]
+        events.append(Claim(picker, color, in_river[0] if in_river else None))
+    return events
+
+
+def _refills(game: Game, evidence: Evidence) -> list[Event]:
+    mandala = game.destroying
+    assert mandala is not None
+    laid = arrivals(game, evidence).get(zones.mountain(mandala), [])
+    need = game.refill_count()
+    ids = [parse_card(c) for c in laid]
+    if len(ids) >= need:
+        return [Refill(mandala, pair) for pair in list(combinations(ids, need))[:6]]
+    if ids and evidence.unseen_refill:
+        return [Refill(mandala, tuple(ids), unseen=need - len(ids))]
+    return []
