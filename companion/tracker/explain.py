@@ -94,13 +94,22 @@ class Explanation:
         return self.rival is not None
 
 
-def misfit(game: Game, evidence: Evidence) -> float:
-    """How badly the table the state predicts matches what is seen (0: perfectly)."""
+def misfit(game: Game, evidence: Evidence, played: Mapping[str, str] | None = None) -> float:
+    """How badly the table the state predicts matches what is seen (0: perfectly).
+
+    A card may still lie where it was last seen, or where the explanation
+    just played it, after the rules moved it on (fields swept onto the
+    discard pile, a discard shuffled at once into a new deck).
+    """
     cost = 0.0
+    played = played or {}
     for card, zone in evidence.seen.items():
         expected = zones.expected_zone(game, parse_card(card))
-        if expected != zone and evidence.stale.get(card) != zone:
-            cost += STRONG
+        if expected == zone:
+            continue
+        if expected in (None, zones.DISCARD_ZONE) and zone in (evidence.stale.get(card), played.get(card)):
+            continue
+        cost += STRONG
     for card, zone in evidence.glimpses.items():
         if zones.expected_zone(game, parse_card(card)) != zone:
             cost += GLIMPSE
@@ -130,10 +139,10 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     best_at: dict[str, float] = {}
     nodes = 0
 
-    def visit(state: Game, events: tuple[Event, ...]) -> None:
+    def visit(state: Game, events: tuple[Event, ...], played: dict[str, str]) -> None:
         nonlocal nodes
         nodes += 1
-        cost = misfit(state, evidence) + _events_cost(events) + _order_cost(events, evidence)
+        cost = misfit(state, evidence, played) + _events_cost(events) + _order_cost(events, evidence)
         key = state.text()
         if best_at.get(key, float("inf")) <= cost:
             return  # the same table by another way, no better
@@ -146,9 +155,9 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
                 continue
             child = state.copy()
             child.push(event, force=True)  # validated above
-            visit(child, (*events, event))
+            visit(child, (*events, event), {**played, **_laid_where(event, evidence)})
 
-    visit(game.copy(), ())
+    visit(game.copy(), (), {})
     best_by_state: dict[str, Explanation] = {}
     for explanation in found:
         key = explanation.game.text()
@@ -162,6 +171,12 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
         rival = next((e for e in ranked[1:] if e.cost - best.cost < NEAR and len(e.events) == len(best.events)
                       and _scores(e.game) != _scores(best.game)), None)
     return Explanation(best.events, best.cost, best.game, rival)
+
+
+def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
+    """Where the event's cards were seen laid."""
+    names = (card_name(c) for c in getattr(event, "cards", ()) or ())
+    return {name: evidence.seen[name] for name in names if name in evidence.seen}
 
 
 def _events_cost(events: tuple[Event, ...]) -> float:

@@ -24,6 +24,8 @@ from companion.vision.observation import FrameObservation
 SURE_ZONE_CONFIDENCE = 0.5
 """Reads below this confidence do not move an already placed card to another zone."""
 
+COVER_MEMORY_S = 30.0
+"""A card that shows again where it lay within this time was covered (a hand, a card), not laid anew."""
 FRAME_HISTORY = 256
 """Frame times kept to date late reads back (18 s at 14 fps; a read later than that dates to then)."""
 
@@ -68,6 +70,9 @@ class Settler:
         self.laid: dict[str, float] = {}
         self.gone: dict[str, tuple[str, float]] = {}
         """Cards forgotten since the last report, with their zone and last read."""
+        self._covered: dict[str, tuple[str, float]] = {}
+        self._laid_before: dict[str, float] = {}
+        """When each card out of sight had been laid: a card uncovered where it lay keeps its lay time."""
 
     def update(self, now: float, frame: FrameObservation) -> View | None:
         """Feed one frame; returns the view when the table has just settled."""
@@ -89,6 +94,9 @@ class Settler:
             self.reported = True
             view = self.view(now)
             self.gone = {}
+            for card in [c for c, (_, at) in self._covered.items() if now - at > COVER_MEMORY_S]:
+                del self._covered[card]
+                self._laid_before.pop(card, None)
             return view
         return None
 
@@ -117,7 +125,11 @@ class Settler:
                 continue
             self.zones[card.card_id] = card.zone
             laid = self._lay_time(card.still_frames)
-            self.laid[card.card_id] = laid
+            earlier = self.gone.get(card.card_id) or self._covered.get(card.card_id)
+            if earlier is not None and earlier[0] == card.zone and now - earlier[1] <= COVER_MEMORY_S:
+                self.laid[card.card_id] = self._laid_before.get(card.card_id, laid)  # uncovered, not laid anew
+            else:
+                self.laid[card.card_id] = laid
             changes.append(laid)
         return changes
 
@@ -136,7 +148,10 @@ class Settler:
         for card in gone:
             seen = self.last_read.pop(card)
             zone = self.zones.pop(card, None)
-            self.laid.pop(card, None)
+            laid = self.laid.pop(card, None)
             if zone is not None:
                 self.gone[card] = (zone, seen)
+                self._covered[card] = (zone, seen)
+                if laid is not None:
+                    self._laid_before[card] = laid
         return bool(gone)

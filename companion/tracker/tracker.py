@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeAlias
 
 from companion.engine import (
     Claim,
@@ -37,15 +36,14 @@ from companion.engine import (
     Refill,
     Resync,
     Reveal,
-    Setup,
 )
 from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
-from companion.engine.game import CUPS, UNSEEN, mountain_zone
+from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import Position, build
 from companion.errors import PositionError
 from companion.tracker import zones
 from companion.tracker.anchor import JoinCounts, joined_position, resynced
-from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, Evidence, Explanation, explain
+from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
 
@@ -195,6 +193,7 @@ class Tracker:
         """When each card last went out of sight."""
         self.sight_since = 0.0
         """When the camera last came back (start, resume, the board found again): lay times before are unknown."""
+        self._sight_pending = True
         self.catching_up = True
         self._board_lost_at: float | None = None
         self._pending: tuple[float, str] | None = None
@@ -202,6 +201,7 @@ class Tracker:
         self._residual_seen: dict[str, float] = {}
         """Legal plays left over by the search, by card: the first look; applied on a second one."""
         self._deal_seen_at: float | None = None
+        self._resynced_at: float | None = None
         self.join: JoinCounts | None = None
         """A join requested: the next settled view is adopted as the position."""
         self.unknown: frozenset[str] = frozenset()
@@ -211,6 +211,9 @@ class Tracker:
 
     def observe(self, frame_index: int, now: float, observation: FrameObservation) -> Update:
         self.frame = frame_index
+        if self._sight_pending:
+            self._sight_pending = False
+            self.sight_since = now  # cards already lying there when the camera came in: laid we do not know when
         self._watch_board(now, observation.board.found)
         view = self.settler.update(now, observation)
         if view is not None:
@@ -451,6 +454,7 @@ class Tracker:
         self.mat_cleared = False
         self.resumed = True
         self.catching_up = True
+        self._sight_pending = True
 
     def _prime_after_resume(self, view: View) -> None:
         """After a restart, cards the rules already moved off the table may still lie where they were.
@@ -459,14 +463,13 @@ class Tracker:
         shuffled into the deck: seen where they lie, they are no new play.
         """
         self.resumed = False
-        self.sight_since = view.time
         if self.game is None:
             return
-        played = _cards_played(self.game)
+        reshuffled_now = _just_reshuffled(self.game)
         for card, zone in view.cards.items():
             expected = zones.expected_zone(self.game, parse_card(card))
             swept = expected == zones.DISCARD_ZONE and zone != zones.DISCARD_ZONE
-            reshuffled = expected is None and zone == zones.DISCARD_ZONE and card in played
+            reshuffled = expected is None and zone == zones.DISCARD_ZONE and card in reshuffled_now
             if swept or reshuffled:
                 self.last_zone[card] = zone
 
@@ -490,8 +493,8 @@ class Tracker:
         seen = {card: zone for card, zone in view.cards.items()
                 if card not in quarantined and card not in view.duplicates and self.accepted.get(card) != zone}
         glimpses = {card: zone for card, (zone, _) in self.glimpses.items()
-                    if card not in view.cards and card not in quarantined}
-        laid = {card: at for card, at in view.laid_at.items() if at > self.sight_since}
+                    if card not in view.cards and card not in quarantined and game.location(parse_card(card)) == UNSEEN}
+        laid = {card: at for card, at in view.laid_at.items() if at > self.sight_since + GESTURE_S}
         return Evidence(seen, glimpses, laid, dict(self.last_zone), self._gone_cards(view),
                         unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time)
 
@@ -526,17 +529,7 @@ class Tracker:
 
     def _apply_all(self, events: Sequence[Event], found: _Pass) -> None:
         for event in events:
-            tracked = self._push(event, self.frame)
-            found.events.append(tracked)
-            if isinstance(event, Resync) and event.position != self._identified_text(event):
-                pass
-        self._resyncs_noticed(events, found)
-
-    def _identified_text(self, event: Resync) -> str:
-        return event.position
-
-    def _resyncs_noticed(self, events: Sequence[Event], found: _Pass) -> None:
-        return None
+            found.events.append(self._push(event, self.frame))
 
     def _push(self, event: Event, frame: int, forced: bool = False) -> TrackedEvent:
         game = self.game
@@ -618,7 +611,7 @@ class Tracker:
                 done = self._residual_claims(view, arrivals, moved, found)
             else:
                 done = self._residual_refill(arrivals, moved, found)
-            if not done:
+            if not done or self._resynced_at == view.time:
                 return
 
     def _residual_plays(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
@@ -868,6 +861,9 @@ class Tracker:
         """Re-read the table as it is: the visible part from the view, hidden counts kept where they fit."""
         game = self.game
         assert game is not None
+        if self._resynced_at == self.view.time:
+            return
+        self._resynced_at = self.view.time
         seen = {card: zone for card, zone in self.view.cards.items() if card not in self.view.duplicates}
         try:
             position = resynced(game, seen, self.last_zone)
@@ -888,7 +884,8 @@ class Tracker:
     def _remember_glimpses(self, view: View) -> None:
         for card, (zone, at) in view.gone.items():
             self.vanished_at[card] = at
-            if card not in self.rest_view.cards:
+            hidden = self.game is None or self.game.location(parse_card(card)) == UNSEEN
+            if card not in self.rest_view.cards and hidden:
                 self.glimpses[card] = (zone, at)
         for card in [c for c, (_, at) in self.glimpses.items() if c in view.cards or view.time - at > GLIMPSE_KEEP_S]:
             del self.glimpses[card]
@@ -929,23 +926,22 @@ class Tracker:
 MOVED_AT_ONCE = 2
 """More cards than this moved at once, outside any play: the game and the table have parted; resync."""
 
-Candidate: TypeAlias = "tuple[Event | None, str, list[str]]"
-
-
 def _still_forcible(game: Game, event: Event) -> bool:
     """A warned play can still be applied as the players left it (its cards are where the play put them)."""
     return not isinstance(event, Claim | Refill | Reveal | Resync)
 
 
-def _cards_played(game: Game) -> set[str]:
-    """Every card that has been on the table in this game: the deal and every event's cards."""
-    cards = {card_name(c) for m in (0, 1) for c in game.base.known[mountain_zone(m)]}
-    for event, _ in game.stack:
-        cards.update(card_name(c) for c in getattr(event, "cards", ()) or ())
-        if isinstance(event, Claim) and event.river is not None:
-            cards.add(card_name(event.river))
-    for zone in range(len(game.known)):
-        cards.update(card_name(c) for c in game.known[zone])
+RESHUFFLE_LOOKBACK = 2
+"""Events back in which a discard pile shuffled into the deck may still lie on the table after a restart."""
+
+
+def _just_reshuffled(game: Game) -> set[str]:
+    """Cards the last events shuffled from the discard pile into the deck: they may still lie on the pile."""
+    before = game.copy()
+    cards: set[str] = set()
+    for _ in range(min(RESHUFFLE_LOOKBACK, len(before.stack))):
+        before.pop()
+        cards.update(card_name(c) for c in before.known[DISCARD] if game.location(c) == UNSEEN)
     return cards
 
 
@@ -968,6 +964,3 @@ def _fix(reason: str, cards: Sequence[str]) -> str:
         return "Draw the right number of cards."
     return f"Take back {what} ({_names(cards)})."
 
-
-def _with_first(setup: Setup, player: int) -> Setup:
-    return Setup(setup.mountains, setup.hands, setup.cups, player)
