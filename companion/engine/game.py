@@ -758,6 +758,9 @@ class Game:
     def _finish_destruction(self, mandala: Mandala) -> None:
         for player in (0, 1):
             self._empty_zone_to(field_zone(mandala, player), DISCARD)
+        # A mountain card laid unseen and never read (table mode) went with some claim nobody
+        # could name: the discard pile's unseen cards is the closest place to count it.
+        self._move_unseen(mountain_zone(mandala), DISCARD, self.hidden[mountain_zone(mandala)])
         self.turn = 1 - (self.completer or 0)
         river_end = any(len(self.known[r]) >= RIVER_SPACES for r in RIVERS)
         if self.deck_ran_out or river_end:

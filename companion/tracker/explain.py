@@ -32,6 +32,7 @@ from companion.engine import Claim, Discard, Event, FieldPlay, Game, MountainPla
 from companion.engine.cards import COLOR_OF, Card, card_name, parse_card
 from companion.engine.game import UNSEEN, mountain_zone
 from companion.engine.position import identify
+from companion.errors import PositionError
 from companion.tracker import zones
 
 STRONG = 1.0
@@ -44,6 +45,8 @@ COVERED = 0.02
 """A card the state keeps on the table that is not seen: covered, most likely."""
 EVENT = 0.25
 """Each event of an explanation: fewer events explain better."""
+UNDO = 0.5
+"""Taking the last play back: a player changed their mind (its cards left, nothing covers them)."""
 IDENTIFY = 0.05
 """Reading a mountain card that lay unseen under another: nearly free, it is no move."""
 ORDER = 0.1
@@ -79,6 +82,8 @@ class Evidence:
     """A refill may be one card read and one under it (waited long enough for the second to show)."""
     rest_time: float = 0.0
     """When the table was last at rest before this change: cards laid before then were lying there already."""
+    uncovered: frozenset[str] = frozenset()
+    """Cards the game has on the table, out of sight, with no card in sight that could lie over them."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,8 @@ class Explanation:
     game: Game
     rival: Explanation | None = None
     """Another explanation that fits as well but leaves the players with something else to do."""
+    undo: int = 0
+    """Events taken back before ``events`` (a player took their last play back)."""
 
     @property
     def ambiguous(self) -> bool:
@@ -139,15 +146,16 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     best_at: dict[str, float] = {}
     nodes = 0
 
-    def visit(state: Game, events: tuple[Event, ...], played: dict[str, str]) -> None:
+    def visit(state: Game, events: tuple[Event, ...], played: dict[str, str], undo: int) -> None:
         nonlocal nodes
         nodes += 1
-        cost = misfit(state, evidence, played) + _events_cost(events) + _order_cost(events, evidence)
+        cost = (misfit(state, evidence, played) + _events_cost(events) + _order_cost(events, evidence)
+                + UNDO * undo)
         key = state.text()
         if best_at.get(key, float("inf")) <= cost:
             return  # the same table by another way, no better
         best_at[key] = cost
-        found.append(Explanation(events, cost, state))
+        found.append(Explanation(events, cost, state, undo=undo))
         if len(events) >= depth or nodes >= MAX_NODES:
             return
         for event in candidates(state, evidence):
@@ -155,9 +163,13 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
                 continue
             child = state.copy()
             child.push(event, force=True)  # validated above
-            visit(child, (*events, event), {**played, **_laid_where(event, evidence)})
+            visit(child, (*events, event), {**played, **_laid_where(event, evidence)}, undo)
 
-    visit(game.copy(), (), {})
+    visit(game.copy(), (), {}, 0)
+    if taken_back(game, evidence):
+        before = game.copy()
+        before.pop()
+        visit(before, (), {}, 1)
     best_by_state: dict[str, Explanation] = {}
     for explanation in found:
         key = explanation.game.text()
@@ -170,7 +182,15 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     if rival is None:
         rival = next((e for e in ranked[1:] if e.cost - best.cost < NEAR and len(e.events) == len(best.events)
                       and _scores(e.game) != _scores(best.game)), None)
-    return Explanation(best.events, best.cost, best.game, rival)
+    return Explanation(best.events, best.cost, best.game, rival, best.undo)
+
+
+def taken_back(game: Game, evidence: Evidence) -> bool:
+    """The last play's cards are all out of sight with nothing laid over them: the player took it back."""
+    last = game.peek()
+    if not isinstance(last, MountainPlay | FieldPlay | Discard) or not last.cards:
+        return False
+    return all(card_name(card) in evidence.uncovered for card in last.cards)
 
 
 def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
@@ -237,7 +257,10 @@ def _identifications(game: Game, evidence: Evidence) -> list[Event]:
         for card in cards:
             if game.phase is Phase.PLAY and evidence.laid_at.get(card, 0.0) > evidence.rest_time:
                 continue
-            found.append(Resync(identify(game, parse_card(card), ref.mandala).text()))
+            try:
+                found.append(Resync(identify(game, parse_card(card), ref.mandala).text()))
+            except PositionError:
+                continue  # the card cannot be that one (the table contradicts the game): no identification
     return found
 
 
@@ -268,6 +291,9 @@ def _plays(game: Game, evidence: Evidence) -> list[Event]:
                        for group in _plays_of(ids, evidence)]
         elif ref.kind == "discard":
             events += [(when, Discard(player, group)) for group in _plays_of(ids, evidence)]
+        elif ref.kind == "river" and len(ids) == 1:
+            # A card from a hand never goes to a river directly: it completed a mandala and was claimed.
+            events += [(when, MountainPlay(player, mandala, (ids[0],))) for mandala in (0, 1)]
     events.sort(key=lambda pair: pair[0])
     return [event for _, event in events]
 

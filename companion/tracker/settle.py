@@ -39,6 +39,8 @@ class View:
     time: float = 0.0
     unread: Mapping[str, int] = field(default_factory=dict)
     """Per zone, stickers the camera saw but could not read (in the latest frame)."""
+    positions: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    """Where each card in view was last read on the mat (its sticker, mm)."""
     laid_at: Mapping[str, float] = field(default_factory=dict)
     """When each card in view was laid where it lies (its first read there, dated back for late reads)."""
     gone: Mapping[str, tuple[str, float]] = field(default_factory=dict)
@@ -70,6 +72,7 @@ class Settler:
         self.laid: dict[str, float] = {}
         self.gone: dict[str, tuple[str, float]] = {}
         """Cards forgotten since the last report, with their zone and last read."""
+        self.positions: dict[str, tuple[float, float]] = {}
         self._covered: dict[str, tuple[str, float]] = {}
         self._laid_before: dict[str, float] = {}
         """When each card out of sight had been laid: a card uncovered where it lay keeps its lay time."""
@@ -102,6 +105,7 @@ class Settler:
 
     def view(self, now: float) -> View:
         return View(MappingProxyType(dict(self.zones)), self.duplicates, now, MappingProxyType(dict(self.unread)),
+                    MappingProxyType({c: p for c, p in self.positions.items() if c in self.zones}),
                     MappingProxyType(dict(self.laid)),
                     MappingProxyType({c: g for c, g in self.gone.items() if c not in self.zones}))
 
@@ -121,6 +125,7 @@ class Settler:
                 continue
             placed = self.zones.get(card.card_id)
             self.last_read[card.card_id] = now
+            self.positions[card.card_id] = card.center_mm
             if placed == card.zone or (placed is not None and card.confidence < SURE_ZONE_CONFIDENCE):
                 continue
             self.zones[card.card_id] = card.zone

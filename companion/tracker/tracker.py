@@ -22,6 +22,7 @@ seen or not the empty mat before; a game in progress is joined on request
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -43,7 +44,7 @@ from companion.engine.position import Position, build
 from companion.errors import PositionError
 from companion.tracker import zones
 from companion.tracker.anchor import JoinCounts, joined_position, resynced
-from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain
+from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
 
@@ -133,8 +134,8 @@ class Update:
     started: bool = False
     """A new game began with this view (its start is ``tracker.game``'s base)."""
     notices: tuple[Notice, ...] = ()
-    undone: int = 0
-    """Events taken back before ``events`` (a question answered the other way)."""
+    undone: tuple[TrackedEvent, ...] = ()
+    """Events taken back before ``events`` were applied (a player took a play back), last first."""
 
     def __bool__(self) -> bool:
         return bool(self.events or self.warnings or self.cleared or self.started or self.notices or self.undone)
@@ -156,6 +157,7 @@ class _Pass:
     events: list[TrackedEvent] = field(default_factory=list)
     warnings: list[Warning] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
+    undone: list[TrackedEvent] = field(default_factory=list)
 
 
 class Tracker:
@@ -200,8 +202,15 @@ class Tracker:
         """An ambiguous explanation waiting for a second look: since when, and the table it was for."""
         self._residual_seen: dict[str, float] = {}
         """Legal plays left over by the search, by card: the first look; applied on a second one."""
-        self._deal_seen_at: float | None = None
+        self._deal: tuple[float, tuple[list[str], list[str]]] | None = None
+        """A deal with a hidden card seen: since when, and its mountains."""
         self._resynced_at: float | None = None
+        self.destruction_seen: set[str] = set()
+        self.positions: dict[str, tuple[float, float]] = {}
+        """Where each card was last read on the mat (mm)."""
+        self.absent_since: dict[str, float] = {}
+        """Cards on the table out of sight with nothing over them: since when."""
+        """Cards of the mountain being destroyed seen since the destruction began."""
         self.join: JoinCounts | None = None
         """A join requested: the next settled view is adopted as the position."""
         self.unknown: frozenset[str] = frozenset()
@@ -237,8 +246,9 @@ class Tracker:
     @property
     def waiting(self) -> bool:
         """Something needs another look at the resting table once time has passed."""
-        return bool(self.waiting_for_claim or self._pending is not None or self._residual_seen
-                    or self._deal_seen_at is not None
+        recent = any(self.view.time - since < self.claim_confirm_s for since in self.absent_since.values())
+        return bool(self.waiting_for_claim or self._pending is not None or self._residual_seen or recent
+                    or self._deal is not None
                     or (self.game is not None and self.game.phase is Phase.REFILL))
 
     def settled(self, view: View) -> Update:
@@ -250,21 +260,20 @@ class Tracker:
         cleared = self._clear_put_right(view)
         self._check_duplicates(view, found)
         self._remember_glimpses(view)
-        undone = 0
-        started = False
+        started = follow = False
         if self.resumed:
             self._prime_after_resume(view)
         if self.join is not None:
             started = self._join(view, found)
         elif self.game is None or self.game.is_over or not self.events:
-            started = self._maybe_start(view)
-        if self.game is not None and not started:
+            started, follow = self._maybe_start(view)
+        if self.game is not None and (follow or not started):
             self._follow(view, found)
         self._note_positions(view)
         if found.events:
             self.question = None if self.question is None or self.question.time != view.time else self.question
         return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started,
-                      notices=tuple(found.notices), undone=undone)
+                      notices=tuple(found.notices), undone=tuple(found.undone))
 
     # -- commands from the players --------------------------------------------------
 
@@ -369,7 +378,7 @@ class Tracker:
 
     # -- starting a game --------------------------------------------------------------
 
-    def _maybe_start(self, view: View) -> bool:
+    def _maybe_start(self, view: View) -> tuple[bool, bool]:
         """A new game starts from a dealt table: two cards in each mountain and nothing else.
 
         The empty mat need not be seen first (people deal, then switch the
@@ -378,35 +387,52 @@ class Tracker:
         (or glimpsed there before it was covered) and two in the other
         start the game after a few settle times, or at once when the first
         play shows, with the hidden card an unseen card of that mountain.
+        Returns whether a game started, and whether this view also holds
+        plays to follow (the first play ended the wait for a hidden card).
         """
         if not view.cards:
             self.mat_cleared = True
-            self._deal_seen_at = None
-            return False
+            self._deal = None
+            return False, False
+        deal = self._dealt(view)
+        if self.game is not None and not self.game.is_over:
+            # A game dealt but not yet played: the same deal seen again, or one dealt anew in full.
+            same = deal is not None and all(set(deal[m]) <= {card_name(c) for c in self.game.mountain(m)}
+                                            for m in (0, 1))
+            if deal is None or same or any(len(m) != START_MOUNTAIN for m in deal):
+                return False, False
+        pending = self._deal
+        if deal is None:
+            self._deal = None
+            if pending is not None and any(view.cards.get(c) == zones.mountain(m)
+                                           for m in (0, 1) for c in pending[1][m]):
+                return self._start(pending[1]), True  # the first play came before the hidden card showed
+            return False, False
+        if any(len(m) < START_MOUNTAIN for m in deal):
+            if pending is None or pending[1] != deal:
+                self._deal = (view.time, deal)
+                pending = self._deal
+            if view.time - pending[0] < self.claim_confirm_s:
+                return False, False  # give the hidden card a chance to show
+        return self._start(deal), False
+
+    def _dealt(self, view: View) -> tuple[list[str], list[str]] | None:
+        """The mountains of a dealt table (one card each may be hidden under the other); None if it is none."""
         mountains = [view.in_zone(zones.mountain(m)) for m in (0, 1)]
         others = [c for c, z in view.cards.items() if z not in (zones.mountain(0), zones.mountain(1))]
-        if self.game is not None and not self.game.is_over:
-            # A game dealt but not yet played: the same deal seen again, or one dealt anew.
-            if others or [len(m) for m in mountains] != [START_MOUNTAIN] * 2:
-                return False
-            if all(set(mountains[m]) == {card_name(c) for c in self.game.mountain(m)} for m in (0, 1)):
-                return False
         if others or any(len(m) > START_MOUNTAIN for m in mountains) or not all(mountains):
-            self._deal_seen_at = None
-            return False
+            return None
         for card, (zone, _) in self.glimpses.items():
             for m in (0, 1):
                 if zone == zones.mountain(m) and len(mountains[m]) < START_MOUNTAIN and card not in mountains[m]:
                     mountains[m] = [*mountains[m], card]
-        unseen = tuple(START_MOUNTAIN - len(m) for m in mountains)
-        if any(unseen):
-            if self._deal_seen_at is None:
-                self._deal_seen_at = view.time
-            if view.time - self._deal_seen_at < self.claim_confirm_s:
-                return False  # give the hidden card a chance to show
-        self._deal_seen_at = None
-        self.game = build(Position(mountains=(tuple(parse_card(c) for c in mountains[0]),
-                                              tuple(parse_card(c) for c in mountains[1])),
+        return mountains[0], mountains[1]
+
+    def _start(self, deal: tuple[list[str], list[str]]) -> bool:
+        self._deal = None
+        unseen = [START_MOUNTAIN - len(m) for m in deal]
+        self.game = build(Position(mountains=(tuple(parse_card(c) for c in deal[0]),
+                                              tuple(parse_card(c) for c in deal[1])),
                                    unseen_mountains=(unseen[0], unseen[1]), turn=self.first_player))
         self._fresh_game()
         return True
@@ -495,8 +521,13 @@ class Tracker:
         glimpses = {card: zone for card, (zone, _) in self.glimpses.items()
                     if card not in view.cards and card not in quarantined and game.location(parse_card(card)) == UNSEEN}
         laid = {card: at for card, at in view.laid_at.items() if at > self.sight_since + GESTURE_S}
-        return Evidence(seen, glimpses, laid, dict(self.last_zone), self._gone_cards(view),
-                        unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time)
+        uncovered = frozenset(card_name(c) for c, _ in table_cards(game)
+                              if card_name(c) not in view.cards and not self._coverable(view, card_name(c)))
+        # Cards lying where the game has them may stay there a while after the rules move them on.
+        stale = {**{c: z for c, z in seen.items() if zones.expected_zone(game, parse_card(c)) == z}, **self.last_zone}
+        return Evidence(seen, glimpses, laid, stale, self._gone_cards(view),
+                        unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time,
+                        uncovered=uncovered)
 
     def _explain(self, view: View, found: _Pass) -> None:
         game = self.game
@@ -510,6 +541,8 @@ class Tracker:
         self._pending = None
         caught_up = self.catching_up
         self.catching_up = False
+        for _ in range(explanation.undo):
+            self._take_back(found)
         self._apply_all(explanation.events, found)
         if explanation.rival is not None and explanation.events:
             self.question = Question((explanation.events, explanation.rival.events), len(explanation.events),
@@ -527,6 +560,17 @@ class Tracker:
             return True
         return view.time - self._pending[0] < self.settle_s
 
+    def _take_back(self, found: _Pass) -> None:
+        """The last play left the table with nothing over its cards: the player took it back."""
+        game = self.game
+        assert game is not None
+        game.pop()
+        taken = self.events.pop()
+        found.undone.append(taken)
+        found.notices.append(Notice("TAKEN BACK", f"{_short(taken.event)} was taken back.", self.view.time))
+        if found.events and found.events[-1] is taken:
+            found.events.pop()
+
     def _apply_all(self, events: Sequence[Event], found: _Pass) -> None:
         for event in events:
             found.events.append(self._push(event, self.frame))
@@ -535,9 +579,14 @@ class Tracker:
         game = self.game
         assert game is not None
         drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
+        destroying = game.phase is Phase.CLAIM
         game.push(event, force=True)  # validated by the caller, or the players' word
         if game.phase is not Phase.CLAIM:
             self.missing_since.clear()
+        elif not destroying and game.destroying is not None:  # a destruction begins: what is in sight now
+            mountain = zones.mountain(game.destroying)
+            self.destruction_seen = {c for v in (self.rest_view, self.view) for c, z in v.cards.items()
+                                     if z == mountain}
         self.discard_question = self._discard_doubt(event)
         for card in getattr(event, "cards", ()) or ():
             # Where the play was seen is where its cards lie, even if the rules move them on at once
@@ -563,10 +612,8 @@ class Tracker:
                                                                        TrackerReason.UNDONE)]
         if not open_warnings or self.game is None:
             return
-        quarantined = {card for warning in self.warnings for card in warning.cards}
-        arrivals, _ = self._differences(view)
-        news = [c for cards in arrivals.values() for c in cards if c not in quarantined]
-        if not news:
+        arrivals, moved = self._differences(view)  # without the warned cards
+        if not arrivals and not moved:
             return
         for warning in open_warnings:
             if warning.event is not None and self.game.validate(warning.event) is not None and \
@@ -764,9 +811,12 @@ class Tracker:
         river) has not vanished: where it went is evidence of its own.
         """
         game = self.game
-        if game is None or game.phase is not Phase.CLAIM or game.destroying is None:
-            self.missing_since.clear()
+        if game is None:
             return {}
+        gone = self._left_the_table(view)
+        if game.phase is not Phase.CLAIM or game.destroying is None:
+            self.missing_since.clear()
+            return gone
         left = game.mountain(game.destroying)
         names = {card_name(c) for c in left}
         for name in set(self.missing_since) - names:
@@ -776,18 +826,60 @@ class Tracker:
                 self.missing_since.pop(name, None)
             else:
                 self.missing_since.setdefault(name, view.time)
+        mountain = zones.mountain(game.destroying)
+        self.destruction_seen.update(c for c in names if view.cards.get(c) == mountain)
         by_color: dict[int, list[str]] = {}
-        for card in left:
-            by_color.setdefault(COLOR_OF[card], []).append(card_name(card))
-        vanished = {color: cards for color, cards in by_color.items() if not any(c in view.cards for c in cards)}
-        missing_elsewhere = set(self.missing_since) - {c for cards in vanished.values() for c in cards}
-        clear_view = not missing_elsewhere and not self._collateral(view, set(self.missing_since))
-        gone: dict[str, str] = {}
+        for index, card in enumerate(left):
+            # Out of sight is only gone if it cannot be covered: it was seen since the destruction began,
+            # or no card that could lie over it is in sight (where it lay unknown: none laid after it).
+            name = card_name(card)
+            if name in self.positions:
+                coverable = self._coverable(view, name)
+            else:
+                coverable = any(view.cards.get(card_name(c)) == mountain for c in left[index + 1:])
+            if name in self.destruction_seen or not coverable:
+                by_color.setdefault(COLOR_OF[card], []).append(card_name(card))
+            else:
+                by_color.setdefault(COLOR_OF[card], [])
+        vanished = {color: cards for color, cards in by_color.items()
+                    if cards and not any(card_name(c) in view.cards for c in left if COLOR_OF[c] == color)}
+        taken = {c for cards in vanished.values() for c in cards}
+        clear_view = not self._collateral(view, taken)
         for cards in vanished.values():
             since = max(self.missing_since[c] for c in cards)
             if clear_view or view.time - since >= self.claim_confirm_s:
-                gone.update((c, zones.mountain(game.destroying)) for c in cards)
+                gone.update((c, mountain) for c in cards)
         return gone
+
+    def _left_the_table(self, view: View) -> dict[str, str]:
+        """Cards the game keeps in a field, a river or a mountain (not being destroyed) that left for good.
+
+        Out of sight with no card laid after them in sight (nothing covers them)
+        for :attr:`claim_confirm_s`: taken back, or knocked off the table.
+        """
+        game = self.game
+        assert game is not None
+        gone: dict[str, str] = {}
+        absent: dict[str, float] = {}
+        for card, zone in table_cards(game):
+            name = card_name(card)
+            if (game.destroying is not None and zone == zones.mountain(game.destroying)) or name in view.cards \
+                    or name in view.duplicates:
+                continue
+            if self._coverable(view, name):
+                continue
+            absent[name] = self.absent_since.get(name, view.time)
+            if view.time - absent[name] >= self.claim_confirm_s:
+                gone[name] = zone
+        self.absent_since = absent
+        return gone
+
+    def _coverable(self, view: View, card: str) -> bool:
+        """Another card in sight lies close enough to where ``card`` was last seen to cover it."""
+        where = self.positions.get(card)
+        if where is None:
+            return True  # never seen where it lies: it may well be under something
+        return any(other != card and math.dist(where, at) < COVER_MM for other, at in view.positions.items())
 
     def _collateral(self, view: View, taken: set[str]) -> bool:
         """Other cards on the table went out of sight since the last rest: something covers the table."""
@@ -891,7 +983,8 @@ class Tracker:
             del self.glimpses[card]
 
     def _clear_put_right(self, view: View) -> list[Warning]:
-        cleared = [w for w in self.warnings if not any(view.cards.get(c) == w.zone for c in w.cards)]
+        cleared = [w for w in self.warnings if w.reason != TrackerReason.DUPLICATE_CARD
+                   and not any(view.cards.get(c) == w.zone for c in w.cards)]
         for warning in cleared:
             self.warnings.remove(warning)
         return cleared
@@ -908,6 +1001,7 @@ class Tracker:
                 self.warnings.remove(warning)
 
     def _note_positions(self, view: View) -> None:
+        self.positions.update(view.positions)
         if self.game is None:
             return
         for card, zone in view.cards.items():
@@ -923,6 +1017,8 @@ class Tracker:
         return [t.event for t in self.events]
 
 
+COVER_MM = 100.0
+"""A card read this close to where another was last seen may lie over it (sticker centres, 70 mm cards)."""
 MOVED_AT_ONCE = 2
 """More cards than this moved at once, outside any play: the game and the table have parted; resync."""
 
@@ -949,6 +1045,14 @@ def _position(game: Game) -> Position:
     from companion.engine.position import position_of
 
     return position_of(game)
+
+
+def _short(event: Event) -> str:
+    """An event in a few words for the screen: "P1 R05 to m1"."""
+    cards = " ".join(card_name(c) for c in getattr(event, "cards", ()) or ())
+    player = getattr(event, "player", None)
+    who = "" if player is None else f"P{player + 1} "
+    return f"{who}{cards}".strip() or type(event).__name__.lower()
 
 
 def _names(cards: Sequence[str]) -> str:
