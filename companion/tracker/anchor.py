@@ -183,3 +183,16 @@ def _phase_after_resync(position: Position) -> Position:
     if position.phase is Phase.REFILL and not empty:
         return replace(position, phase=Phase.PLAY, destroying=None, completer=None)
     return position
+
+
+def with_cup_cards(game: Game, player: int, cards: list[Card]) -> Game:
+    """The game with more cards in a player's cup than it counted, taken from the unseen discard pile or deck."""
+    position = position_of(game)
+    sizes = list(position.cup_sizes or (0, 0))
+    sizes[player] += len(cards)
+    cups = [list(position.cups[0]), list(position.cups[1])]
+    cups[player] += cards
+    spare = game.hidden[DISCARD]
+    deck = (position.deck or 0) - max(0, len(cards) - spare)
+    return build(replace(position, cups=(tuple(cups[0]), tuple(cups[1])), cup_sizes=(sizes[0], sizes[1]),
+                         deck=deck))

@@ -45,8 +45,9 @@ COVERED = 0.02
 """A card the state keeps on the table that is not seen: covered, most likely."""
 EVENT = 0.25
 """Each event of an explanation: fewer events explain better."""
-UNDO = 0.5
-"""Taking the last play back: a player changed their mind (its cards left, nothing covers them)."""
+UNDO_COST = (0.0, 0.5, 0.7)
+"""Taking the last play back (a player changed their mind): its cards left with nothing over them, or with a
+card in sight that could lie over them."""
 IDENTIFY = 0.05
 """Reading a mountain card that lay unseen under another: nearly free, it is no move."""
 ORDER = 0.1
@@ -82,6 +83,8 @@ class Evidence:
     """A refill may be one card read and one under it (waited long enough for the second to show)."""
     rest_time: float = 0.0
     """When the table was last at rest before this change: cards laid before then were lying there already."""
+    uncovering: frozenset[str] = frozenset()
+    """Mountains a card left since the last rest: a card newly read there may have lain under it."""
     uncovered: frozenset[str] = frozenset()
     """Cards the game has on the table, out of sight, with no card in sight that could lie over them."""
 
@@ -150,12 +153,12 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
         nonlocal nodes
         nodes += 1
         cost = (misfit(state, evidence, played) + _events_cost(events) + _order_cost(events, evidence)
-                + UNDO * undo)
+                + UNDO_COST[undo])
         key = state.text()
         if best_at.get(key, float("inf")) <= cost:
             return  # the same table by another way, no better
         best_at[key] = cost
-        found.append(Explanation(events, cost, state, undo=undo))
+        found.append(Explanation(events, cost, state, undo=min(undo, 1)))
         if len(events) >= depth or nodes >= MAX_NODES:
             return
         for event in candidates(state, evidence):
@@ -166,10 +169,11 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
             visit(child, (*events, event), {**played, **_laid_where(event, evidence)}, undo)
 
     visit(game.copy(), (), {}, 0)
-    if taken_back(game, evidence):
+    back = taken_back(game, evidence)
+    if back:
         before = game.copy()
         before.pop()
-        visit(before, (), {}, 1)
+        visit(before, (), {}, 1 if back == "uncovered" else 2)
     best_by_state: dict[str, Explanation] = {}
     for explanation in found:
         key = explanation.game.text()
@@ -185,12 +189,19 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     return Explanation(best.events, best.cost, best.game, rival, best.undo)
 
 
-def taken_back(game: Game, evidence: Evidence) -> bool:
-    """The last play's cards are all out of sight with nothing laid over them: the player took it back."""
+def taken_back(game: Game, evidence: Evidence) -> str:
+    """Whether the player may have taken the last play back: its cards are all out of sight.
+
+    ``"uncovered"`` when nothing in sight could lie over them, ``"covered"``
+    when something could (a later card where they lay), ``""`` when not.
+    """
     last = game.peek()
-    if not isinstance(last, MountainPlay | FieldPlay | Discard) or not last.cards:
-        return False
-    return all(card_name(card) in evidence.uncovered for card in last.cards)
+    if not isinstance(last, MountainPlay | FieldPlay) or not last.cards:
+        return ""
+    names = [card_name(card) for card in last.cards]
+    if any(name in evidence.seen or name in evidence.glimpses for name in names):
+        return ""
+    return "uncovered" if all(name in evidence.uncovered for name in names) else "covered"
 
 
 def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
@@ -248,19 +259,30 @@ def _identifications(game: Game, evidence: Evidence) -> list[Event]:
 
     Mountain cards only leave in a destruction, so a card read there during
     play that was laid after the last rest is a new play, not an old card.
+    During a destruction, a card from nowhere in a river or on the pile may
+    be one of them, claimed.
     """
     found: list[Event] = []
+    destroying = (game.destroying,) if game.phase is Phase.CLAIM else (0, 1)
     for zone, cards in arrivals(game, evidence).items():
         ref = zones.parse_zone(zone)
-        if ref.kind != "mountain" or ref.mandala is None or not game.hidden[mountain_zone(ref.mandala)]:
+        if ref.kind == "mountain" and ref.mandala is not None:
+            mandalas: tuple[int | None, ...] = (ref.mandala,)
+        elif ref.kind in ("river", "discard") and game.phase in (Phase.PLAY, Phase.CLAIM):
+            mandalas = destroying  # claimed out of the mountain before anyone could read it there
+        else:
             continue
-        for card in cards:
-            if game.phase is Phase.PLAY and evidence.laid_at.get(card, 0.0) > evidence.rest_time:
+        for mandala in mandalas:
+            if mandala is None or not game.hidden[mountain_zone(mandala)]:
                 continue
-            try:
-                found.append(Resync(identify(game, parse_card(card), ref.mandala).text()))
-            except PositionError:
-                continue  # the card cannot be that one (the table contradicts the game): no identification
+            for card in cards:
+                new_play = evidence.laid_at.get(card, 0.0) > evidence.rest_time and zone not in evidence.uncovering
+                if game.phase is Phase.PLAY and ref.kind == "mountain" and new_play:
+                    continue
+                try:
+                    found.append(Resync(identify(game, parse_card(card), mandala).text()))
+                except PositionError:
+                    continue  # the card cannot be that one (the table contradicts the game): no identification
     return found
 
 

@@ -43,7 +43,7 @@ from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import Position, build
 from companion.errors import PositionError
 from companion.tracker import zones
-from companion.tracker.anchor import JoinCounts, joined_position, resynced
+from companion.tracker.anchor import JoinCounts, joined_position, resynced, with_cup_cards
 from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
@@ -527,6 +527,9 @@ class Tracker:
         stale = {**{c: z for c, z in seen.items() if zones.expected_zone(game, parse_card(c)) == z}, **self.last_zone}
         return Evidence(seen, glimpses, laid, stale, self._gone_cards(view),
                         unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time,
+                        uncovering=frozenset(z for c, z in self.rest_view.cards.items()
+                                             if zones.parse_zone(z).kind == "mountain"
+                                             and view.cards.get(c, z) != z),  # moved out, not covered
                         uncovered=uncovered)
 
     def _explain(self, view: View, found: _Pass) -> None:
@@ -933,6 +936,14 @@ class Tracker:
                 if unseen:
                     return self._judge(Reveal(ref.player, tuple(parse_card(c) for c in cards[:unseen])),
                                        zone, cards[:unseen], found)
+                # More cup cards than the game counted (a claimed card nobody could read, counts estimated
+                # when joining): the revealed cup is the truth.
+                try:
+                    recounted = with_cup_cards(game, ref.player, [parse_card(c) for c in cards])
+                except PositionError:
+                    continue
+                found.events.append(self._push(Resync(recounted.text()), self.frame, forced=True))
+                return True
         for zone, cards in moved.items():
             ref = zones.parse_zone(zone)
             if ref.kind not in ("reveal", "cup"):

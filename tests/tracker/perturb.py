@@ -45,10 +45,17 @@ def with_rest_at_end(script: GameScript, seconds: float = 5.0) -> GameScript:
 
 
 def covered_observations(script: GameScript, layout: Layout, fps: float, *, hide_p: float = 0.0,
-                         away: Sequence[tuple[float, float]] = (), seed: int = 0) -> Iterator[FrameObservation]:
-    """Ideal observations, with covered mountain cards hidden at random and the camera away at times."""
+                         away: Sequence[tuple[float, float]] = (), seed: int = 0,
+                         hide_deal: bool = True) -> Iterator[FrameObservation]:
+    """Ideal observations, with covered mountain cards hidden at random and the camera away at times.
+
+    ``hide_deal``: the first dealt card of a mountain may hide under the second from the start too.
+    """
     rng = random.Random(seed)
-    hides = {}  # card -> whether it hides once covered in its mountain
+    hides: dict[str, bool] = {}  # card -> whether it hides once covered in its mountain
+    if not hide_deal:
+        deal = next(shot for shot in script.shots if shot.cards)
+        hides.update((placed.card_id, False) for placed in deal.cards)
     board = BoardStatus(True, tuple(f.id for f in layout.fiducials))
     cache: dict[int, tuple[CardObservation, ...]] = {}
     for frame, shot_index in enumerate(script.frame_shots(fps)):
