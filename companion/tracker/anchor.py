@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from companion.engine import Game, Phase
+from companion.engine import EndReason, Game, Phase
 from companion.engine.cards import ALL_COLORS_MASK, COLOR_OF, Card, parse_card
 from companion.engine.game import DISCARD, UNSEEN
 from companion.engine.position import STARTING_CUP, Position, build, position_of
+from companion.errors import PositionError
 from companion.tracker import zones
 
 ESTIMATED_HAND = 6
@@ -77,6 +78,11 @@ class _Table:
     def position(self, base: Position) -> Position:
         def pair(lists: list[list[Card]]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
             return tuple(lists[0]), tuple(lists[1])
+
+        for player, river in enumerate(self.rivers):
+            if river and sorted(river) != list(range(1, len(river) + 1)):
+                raise PositionError(f"p{player + 1}'s river has a gap (spaces {sorted(river)} seen): "
+                                    f"a card out of sight")
 
         rivers = [[river[s] for s in sorted(river)] for river in self.rivers]
         return replace(base, mountains=pair(self.mountains), fields=(pair(self.fields[0]), pair(self.fields[1])),
@@ -196,3 +202,15 @@ def with_cup_cards(game: Game, player: int, cards: list[Card]) -> Game:
     deck = (position.deck or 0) - max(0, len(cards) - spare)
     return build(replace(position, cups=(tuple(cups[0]), tuple(cups[1])), cup_sizes=(sizes[0], sizes[1]),
                          deck=deck))
+
+
+def ended_by_the_deck(game: Game) -> Game:
+    """The game over as the players show it (cups laid out) when its deck count was only estimated."""
+    position = position_of(game)
+    discard = [*position.discard]
+    for mandala in (0, 1):
+        discard += [*position.mountains[mandala], *position.fields[mandala][0], *position.fields[mandala][1]]
+    over = replace(position, mountains=((), ()), fields=(((), ()), ((), ())), discard=tuple(discard),
+                   unseen_mountains=(0, 0), hands=(0, 0), deck=0, phase=Phase.OVER, deck_ran_out=True,
+                   end_reason=EndReason.DECK, destroying=position.destroying or 0)
+    return build(over)

@@ -34,6 +34,7 @@ from companion.engine import (
     Game,
     MountainPlay,
     Phase,
+    Reason,
     Refill,
     Resync,
     Reveal,
@@ -43,7 +44,7 @@ from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import Position, build
 from companion.errors import PositionError
 from companion.tracker import zones
-from companion.tracker.anchor import JoinCounts, joined_position, resynced, with_cup_cards
+from companion.tracker.anchor import JoinCounts, ended_by_the_deck, joined_position, resynced, with_cup_cards
 from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
@@ -456,8 +457,10 @@ class Tracker:
         try:
             game, unknown = joined_position(view.cards, counts, self.first_player)
         except PositionError as error:
-            found.notices.append(Notice("CANNOT JOIN", str(error), view.time))
-            self.join = None
+            # Not a table a game can be read from yet (a card out of sight, a hand): look again at the next rest.
+            if self.notice is None or self.notice.title != "CANNOT JOIN YET":
+                self.notice = Notice("CANNOT JOIN YET", str(error), view.time)
+                found.notices.append(self.notice)
             return False
         self.join = None
         self.game = game
@@ -600,6 +603,8 @@ class Tracker:
                 self.last_zone[name] = self.view.cards[name]
         tracked = TrackedEvent(frame, event, forced=forced, drew=drew)
         self.events.append(tracked)
+        if isinstance(event, FieldPlay):
+            self.unknown -= {"turn"}  # a field shows whose play it was: the turn is known from here on
         self.last_event_time = self.view.time
         self._residual_seen.clear()
         return tracked
@@ -655,6 +660,11 @@ class Tracker:
             if game is None or game.phase is Phase.OVER:
                 return
             arrivals, moved = self._differences(view)
+            if "deck" in self.unknown and any(zones.parse_zone(z).kind == "reveal" for z in arrivals):
+                # Cups laid out for scoring: the deck, whose count nobody gave, has run out and the game is over.
+                found.events.append(self._push(Resync(ended_by_the_deck(game).text()), self.frame, forced=True))
+                self._follow(view, found)
+                return
             if game.phase is Phase.PLAY:
                 done = self._residual_plays(arrivals, moved, found)
             elif game.phase is Phase.CLAIM:
@@ -704,6 +714,13 @@ class Tracker:
                        f"Take back {_names(cards)}.", cards, zone)
             return True
         violation = game.validate(event)
+        if violation is not None and self._learn_the_turn(event, violation.reason):
+            assert self.game is not None
+            game = self.game
+            violation = game.validate(event)
+        if violation is not None and self._hand_was_estimated(event, violation.reason):
+            found.events.append(self._push(event, self.frame, forced=True))
+            return True
         if violation is not None:
             self._warn(found, violation.reason.value, violation.message, _fix(violation.reason.value, cards),
                        cards, zone, event)
@@ -715,6 +732,23 @@ class Tracker:
                 return False
         found.events.append(self._push(event, self.frame))
         return True
+
+    def _learn_the_turn(self, event: Event, reason: Reason) -> bool:
+        """A joined game nobody said whose turn it was: the first play that names its player tells."""
+        game = self.game
+        player = getattr(event, "player", None)
+        if game is None or "turn" not in self.unknown or reason is not Reason.NOT_YOUR_TURN or player is None:
+            return False
+        self.game = build(replace(_position(game), turn=player))
+        self.unknown -= {"turn"}
+        return True
+
+    def _hand_was_estimated(self, event: Event, reason: Reason) -> bool:
+        """A joined game's hand sizes nobody gave: a play needing more cards shows the estimate was low."""
+        game = self.game
+        assert game is not None
+        return "hands" in self.unknown and reason in (Reason.MUST_KEEP_ONE_CARD, Reason.CARD_NOT_IN_HAND) and \
+            all(game.location(c) == UNSEEN for c in getattr(event, "cards", ()))
 
     def _discard_doubt(self, event: Event) -> DiscardQuestion | None:
         """A discard while new unreadable stickers lie on the pile: some discarded cards were not read."""
