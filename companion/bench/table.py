@@ -1,45 +1,71 @@
 """Whole simulated games through the whole table pipeline: rendered frames -> vision -> tracker -> engine.
 
-Each game is a random legal game of the engine, laid on the table by
-:mod:`companion.sim.game` (hands over the table, covered cards, illegal cards
-taken back, the end-game reveal), rendered frame by frame and fed to the
-:class:`~companion.app.table.TablePipeline` as the live companion runs it.
+Each game is a random legal game of the engine, laid on the table by the
+players of a style (:mod:`companion.sim.styles`: ``tidy``, every corner code
+in view and a rest after each move; ``sloppy``, tight fans turned either way,
+one stacked discard pile, quick moves, bumps), with hands over the table,
+covered cards, illegal cards taken back and the end-game reveal; rendered
+frame by frame and fed to the :class:`~companion.app.table.TablePipeline` as
+the live companion runs it (or, with ``--observations ideal``, the ideal
+camera's observations straight to the tracker: seconds instead of minutes).
 Per game it checks: final scores and winner exactly right, no warning that
 was not due, every injected illegal card warned within two settle periods,
 every event in the right order; and it measures how long after the table
 settled each event was reported. Games run in parallel processes (``--jobs``);
 correctness, not speed, is what this benchmark measures.
+
+A new per-game measure is a field of :class:`GameResult` (filled in
+:func:`_play_one`) plus, if it should be summed up, a line in
+:func:`_style_figures`; every field also shows per game under ``per_game``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Claim, Reveal, play_random_game, summary, table_record
-from companion.sim.game import GameScript, script_game
 from companion.sim.scene import SceneOptions
-from companion.tracker.tracker import TrackedEvent, Warning
-from companion.vision.layout import load_layout
+from companion.sim.script import GameScript
+from companion.sim.styles import STYLES, lay_game
+from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
+from companion.vision.layout import Layout, load_layout
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=20, help="games per style (default 20)")
+    parser.add_argument("--style", choices=(*STYLES, "both"), default="both",
+                        help="how the simulated players lay cards (default both: each style's games in turn)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed; game i uses seed + i")
     parser.add_argument("--fps", type=float, default=14.0, help="frames per second of the simulated camera")
     parser.add_argument("--resolution", default="4608x2592", help="frame size WxH (default 4608x2592)")
     parser.add_argument("--settle", type=float, default=1.0, help="tracker settle time, seconds")
     parser.add_argument("--jobs", type=int, default=2, help="games rendered and tracked at once")
+    parser.add_argument("--observations", choices=("rendered", "ideal"), default="rendered",
+                        help="rendered frames through vision (default), or the ideal camera's observations")
+
+
+@dataclass(frozen=True)
+class Job:
+    style: str
+    seed: int
+    fps: float
+    resolution: tuple[int, int]
+    settle: float
+    ideal: bool
 
 
 @dataclass(frozen=True)
 class GameResult:
+    style: str
     seed: int
     events: int
     frames: int
@@ -54,18 +80,35 @@ class GameResult:
     """Per event: time from the table's last change to the event's report."""
     slow: tuple[str, ...] = ()
     """Events reported later than settle + 0.3 s after the table's last change, with what they were."""
+    expected_events: int = 0
+    """Events of the game, as a camera can know them (the reveal not counted)."""
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    width, height = (int(v) for v in args.resolution.lower().split("x"))
-    jobs = [(args.seed + i, args.fps, (width, height), args.settle) for i in range(args.games)]
+    width, height = _resolution(args.resolution)
+    styles = STYLES if args.style == "both" else (args.style,)
+    jobs = [Job(style, args.seed + i, args.fps, (width, height), args.settle, args.observations == "ideal")
+            for style in styles for i in range(args.games)]
     results: list[GameResult] = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs), initializer=_use_every_core) as pool:
         for result in pool.map(_play_one, jobs):
-            print(f"bench table: game {result.seed}: final {'ok' if result.final_right else 'WRONG'}, "
-                  f"{len(result.false_warnings)} false warnings, {result.warned_in_time}/{result.injected} "
-                  f"injected warned, {result.seconds:.0f} s", file=sys.stderr)
+            print(f"bench table: {result.style} game {result.seed}: final {'ok' if result.final_right else 'WRONG'}, "
+                  f"{result.events}/{result.expected_events} events, {len(result.false_warnings)} false warnings, "
+                  f"{result.warned_in_time}/{result.injected} injected warned, {result.seconds:.0f} s",
+                  file=sys.stderr)
             results.append(result)
+    return {
+        "styles": {style: _style_figures([r for r in results if r.style == style], args.settle)
+                   for style in styles},
+        "resolution": args.resolution,
+        "observations": args.observations,
+        "fps": args.fps,
+        "settle_s": args.settle,
+    }
+
+
+def _style_figures(results: list[GameResult], settle: float) -> dict[str, Any]:
+    """The figures of one style's games, and each game's own."""
     latencies = [lat for r in results for lat in r.latencies_s]
     return {
         "games": len(results),
@@ -73,9 +116,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "winner_right": sum(r.winner_right for r in results),
         "events_in_order": sum(r.order_right for r in results),
         "false_warnings": sum(len(r.false_warnings) for r in results),
+        "most_false_warnings_in_a_game": max((len(r.false_warnings) for r in results), default=0),
         "injected": sum(r.injected for r in results),
         "injected_warned_in_time": sum(r.warned_in_time for r in results),
         "events": sum(r.events for r in results),
+        "expected_events": sum(r.expected_events for r in results),
         "events_timed": len(latencies),
         "frames": sum(r.frames for r in results),
         "latency_median_s": round(statistics.median(latencies), 3) if latencies else None,
@@ -83,11 +128,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "latency_p99_s": round(sorted(latencies)[int(len(latencies) * 0.99)], 3) if latencies else None,
         "events_later_than_settle_plus_0_3_s": sum(len(r.slow) for r in results),
         "slow_events": [s for r in results for s in r.slow],
-        "resolution": args.resolution,
-        "fps": args.fps,
-        "settle_s": args.settle,
         "seconds_per_game": round(statistics.mean(r.seconds for r in results), 1) if results else None,
         "false_warning_list": [w for r in results for w in r.false_warnings],
+        "per_game": [{key: value for key, value in dataclasses.asdict(r).items()
+                      if key not in ("latencies_s", "slow", "false_warnings", "style")}
+                     | {"false_warnings": len(r.false_warnings)} for r in results],
     }
 
 
@@ -97,37 +142,59 @@ def _use_every_core() -> None:
         os.sched_setaffinity(0, range(os.cpu_count() or 1))
 
 
-def _play_one(job: tuple[int, float, tuple[int, int], float]) -> GameResult:
+def _play_one(job: Job) -> GameResult:
     import random
 
-    from companion.app.table import TablePipeline
-    from companion.sim.frames import render_frames
-
-    seed, fps, resolution, settle = job
     start = time.perf_counter()
     layout = load_layout()
-    game = play_random_game(random.Random(seed), first_player=0)
-    script = script_game(game, layout, seed=seed)
-    pipeline = TablePipeline(layout, settle_s=settle)
+    game = play_random_game(random.Random(job.seed), first_player=0)
+    script = lay_game(game, layout, job.style, seed=job.seed)
+    tracker, updates = _feed(script, layout, job)
     warnings: list[Warning] = []
     frames = 0
-    options = SceneOptions(resolution=resolution, noise_sigma=2.0)
-    for index, image in enumerate(render_frames(script, layout, fps, options)):
-        warnings += pipeline.feed(index, index / fps, image).warnings
+    for update in updates:
+        warnings += update.warnings
         frames += 1
-    tracker = pipeline.tracker
     final = summary(tracker.game) if tracker.game is not None else None
     truth = summary(game)
-    injected_ok, false = _judge_warnings(script, warnings, fps, settle)
-    latencies = _latencies(script, tracker.events, fps)
+    injected_ok, false = _judge_warnings(script, warnings, job.fps, job.settle)
+    latencies = _latencies(script, tracker.events, job.fps)
     return GameResult(
-        seed, len(tracker.events), frames, time.perf_counter() - start,
+        job.style, job.seed, len(tracker.events), frames, time.perf_counter() - start,
         final == truth, final is not None and final["winner"] == truth["winner"],
         _in_order(tracker.events, game), tuple(false), len(script.injections), injected_ok,
         tuple(lat for lat, _ in latencies),
-        tuple(f"game {seed} frame {t.frame}: {lat:.2f} s after {script.shots[_shot(script, fps, t)].note}: {t.event}"
-              for lat, t in latencies if lat > settle + 0.3),
+        tuple(f"{job.style} game {job.seed} frame {t.frame}: {lat:.2f} s after "
+              f"{script.shots[_shot(script, job.fps, t)].note}: {t.event}"
+              for lat, t in latencies if lat > job.settle + 0.3),
+        len(_expected(game)),
     )
+
+
+def _feed(script: GameScript, layout: Layout, job: Job) -> tuple[Tracker, Iterator[Update]]:
+    """The tracker, and what each frame changes: rendered frames through vision, or the ideal camera."""
+    if job.ideal:
+        from companion.sim.script import script_observations
+
+        tracker = Tracker(settle_s=job.settle)
+        observations = script_observations(script, layout, job.fps, seed=job.seed)
+        return tracker, (tracker.observe(i, i / job.fps, o) for i, o in enumerate(observations))
+    from companion.app.table import TablePipeline
+    from companion.sim.frames import render_frames
+
+    pipeline = TablePipeline(layout, settle_s=job.settle)
+    frames = render_frames(script, layout, job.fps, SceneOptions(resolution=job.resolution, noise_sigma=2.0))
+    return pipeline.tracker, (pipeline.feed(i, i / job.fps, image) for i, image in enumerate(frames))
+
+
+def _resolution(text: str) -> tuple[int, int]:
+    from companion.errors import ConfigError
+
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
+    return width, height
 
 
 def _judge_warnings(script: GameScript, warnings: list[Warning], fps: float, settle: float) -> tuple[int, list[str]]:
@@ -148,10 +215,13 @@ def _decision(event: object) -> tuple[object, ...]:
     return (type(event), getattr(event, "player", None), getattr(event, "mandala", None), tuple(sorted(cards)))
 
 
+def _expected(game: Any) -> list[tuple[object, ...]]:
+    return [_decision(e) for _, e in table_record(game).events if not isinstance(e, Reveal)]
+
+
 def _in_order(tracked: list[TrackedEvent], game: Any) -> bool:
-    expected = [_decision(e) for _, e in table_record(game).events if not isinstance(e, Reveal)]
     seen = [_decision(t.event) for t in tracked if not isinstance(t.event, Reveal)]
-    return seen == expected
+    return seen == _expected(game)
 
 
 def _latencies(script: GameScript, tracked: list[TrackedEvent], fps: float) -> list[tuple[float, TrackedEvent]]:

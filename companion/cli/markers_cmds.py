@@ -13,7 +13,7 @@ from companion.vision.layout import load_layout
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     markers = subparsers.add_parser(
         "markers",
-        help="write printable A4 sheets: 108 card stickers, playmat fiducials, a setup guide",
+        help="write printable A4 sheets: 216 card stickers (two per card), playmat fiducials, a setup guide",
     )
     markers.add_argument("--out", type=Path, required=True, help="output folder (created)")
     markers.add_argument(

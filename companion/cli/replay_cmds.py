@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.sim.styles import STYLES
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     replay = subparsers.add_parser("replay", help="run vision, tracker and engine over a folder of frames or a video")
@@ -29,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     game.add_argument("--fps", type=float, default=10.0)
     game.add_argument("--resolution", default="4608x2592", help="WxH (default 4608x2592)")
     game.add_argument("--first-player", choices=("p1", "p2"), default="p1")
+    game.add_argument("--style", choices=STYLES, default="tidy",
+                      help="how the players lay cards: tidy (every corner code in view, a rest after each move) "
+                           "or sloppy (tight fans either way up, one stacked discard pile, quick moves, bumps)")
     game.set_defaults(func=run_sim_game)
 
 
@@ -68,16 +73,16 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_sim_game(args: argparse.Namespace) -> int:
     from companion.engine import play_random_game
     from companion.sim.frames import write_game
-    from companion.sim.game import script_game
     from companion.sim.scene import SceneOptions
+    from companion.sim.styles import lay_game
     from companion.vision.layout import load_layout
 
     width, height = _resolution(args.resolution)
     layout = load_layout()
     game = play_random_game(random.Random(args.seed), first_player=0 if args.first_player == "p1" else 1)
-    script = script_game(game, layout, seed=args.seed)
+    script = lay_game(game, layout, args.style, seed=args.seed)
     count = write_game(args.out, script, layout, args.fps, SceneOptions(resolution=(width, height), noise_sigma=2.0))
-    print(f"wrote {count} frames of a {len(game.stack)}-event game to {args.out}", file=sys.stderr)
+    print(f"wrote {count} frames of a {len(game.stack)}-event {args.style} game to {args.out}", file=sys.stderr)
     return 0
 
 

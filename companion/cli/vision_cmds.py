@@ -80,7 +80,8 @@ def detection_document(observation: FrameObservation) -> dict[str, Any]:
     return {
         "board": board,
         "cards": [
-            {"id": card.card_id, "zone": card.zone, "center_mm": list(card.center_mm)}
+            {"id": card.card_id, "zone": card.zone, "center_mm": list(card.center_mm),
+             "stickers_mm": [list(point) for point in card.stickers_mm]}
             for card in sorted(observation.cards, key=lambda c: (c.card_id, c.center_mm))
         ],
         "foreign_codes": observation.foreign_codes,

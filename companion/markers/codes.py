@@ -3,10 +3,11 @@
 A sticker is the QR code (version 1, error correction H, alphanumeric mode,
 payload ``MDL-<card id>``, interfaces.md section 1) with its 4-module quiet
 zone: 29 x 29 modules printed as a square of ``sticker_mm`` (the layout's).
-It goes on the card's face, in the top-left corner, its outer edges
-:data:`STICKER_INSET_MM` from the card's top and left edges: a corner stays
-in view when cards are fanned, and the card's rotation on the table does not
-matter because the QR finder patterns give the orientation.
+Each card carries two, with the same payload, in opposite corners of its face
+(:mod:`companion.vision.stickers` says exactly where): one corner stays in
+view when cards are fanned or turned either way up, and the card's rotation
+on the table does not matter because the QR finder patterns give the
+orientation.
 
 >>> payload_for("R07"), qr_modules("MDL-R07").shape, sticker_modules("MDL-R07").shape
 ('MDL-R07', (21, 21), (29, 29))
@@ -22,19 +23,26 @@ import numpy.typing as npt
 
 from companion.engine.cards import CARDS, COLOR_NAMES, card_name, color_of
 from companion.errors import CompanionError
+from companion.vision.stickers import QR_MODULES, QUIET_ZONE_MODULES, STICKER_INSET_MM, STICKER_MODULES
 
-Point = tuple[float, float]
+__all__ = [
+    "CARD_IDS",
+    "QR_MODULES",
+    "QUIET_ZONE_MODULES",
+    "STICKER_INSET_MM",
+    "STICKER_MODULES",
+    "MarkerError",
+    "color_name_of",
+    "fiducial_cells",
+    "payload_for",
+    "qr_modules",
+    "sticker_modules",
+]
+
 BoolMatrix = npt.NDArray[np.bool_]
 
 PAYLOAD_PREFIX = "MDL-"
 QR_VERSION = 1
-QR_MODULES = 21
-"""Modules per side of a version-1 QR code."""
-QUIET_ZONE_MODULES = 4
-"""The quiet zone the QR standard asks for, on each side."""
-STICKER_MODULES = QR_MODULES + 2 * QUIET_ZONE_MODULES
-STICKER_INSET_MM = 4.0
-"""Gap between the card's top/left edges and the sticker's (quiet zone included)."""
 FIDUCIAL_CELLS = 6
 """An ArUco 4x4 marker is 4x4 data cells inside a one-cell black border."""
 FIDUCIAL_QUIET_CELLS = 1
@@ -99,14 +107,6 @@ def fiducial_cells(fiducial_id: int) -> BoolMatrix:
     cells = cv2.aruco.generateImageMarker(dictionary, fiducial_id, FIDUCIAL_CELLS) < 128
     cells.setflags(write=False)
     return cells
-
-
-def sticker_offset_mm(card_mm: Point, sticker_mm: float) -> Point:
-    """Sticker centre relative to the card centre, on an upright card (x right, y down)."""
-    return (
-        -(card_mm[0] / 2 - STICKER_INSET_MM - sticker_mm / 2),
-        -(card_mm[1] / 2 - STICKER_INSET_MM - sticker_mm / 2),
-    )
 
 
 def _strip_border(dark: BoolMatrix) -> BoolMatrix:

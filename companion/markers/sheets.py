@@ -30,6 +30,7 @@ from companion.markers.codes import (
 )
 from companion.sim.paint import paint_modules
 from companion.vision.layout import Layout
+from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm
 
 A4_MM = (210.0, 297.0)
 DEFAULT_DPI = 600
@@ -122,54 +123,62 @@ def _font(size_px: int) -> _Font:
 
 # --------------------------------------------------------------------------- stickers
 
-_STICKER_CELL_MM = (36.0, 23.0)
+STICKERS_PER_CARD = 2
+"""A card carries two stickers with the same code, in opposite corners (:mod:`companion.vision.stickers`)."""
+_STICKER_GAP_MM = 5.0
+_LABEL_MM = 17.0
 
 
 @dataclass(frozen=True)
 class StickerPlace:
-    """Where a card's sticker is printed: page (0-based) and top-left corner in mm on the page."""
+    """Where one sticker is printed: page (0-based), top-left corner in mm on the page, which of the card's two."""
 
     card_id: str
     page: int
     left_mm: float
     top_mm: float
+    copy: int = 0
 
 
 def sticker_places(sticker_mm: float) -> list[StickerPlace]:
-    """The sticker grid: as many cells per A4 page as fit, in card id order."""
-    cell_w = max(_STICKER_CELL_MM[0], sticker_mm + 20)
-    cell_h = max(_STICKER_CELL_MM[1], sticker_mm + 7)
+    """The sticker grid: a card's two stickers side by side, as many cards per A4 page as fit, in card id order."""
+    cell_w = STICKERS_PER_CARD * (sticker_mm + _STICKER_GAP_MM) + _LABEL_MM
+    cell_h = max(23.0, sticker_mm + 7)
     columns = max(1, int((A4_MM[0] - 2 * MARGIN_MM) // cell_w))
     rows = max(1, int((A4_MM[1] - 2 * MARGIN_MM - 22) // cell_h))
     places = []
     for index, card_id in enumerate(CARD_IDS):
         page, slot = divmod(index, columns * rows)
         row, column = divmod(slot, columns)
-        places.append(StickerPlace(card_id, page, MARGIN_MM + column * cell_w + 4, MARGIN_MM + row * cell_h + 5))
+        left = MARGIN_MM + column * cell_w + 4
+        top = MARGIN_MM + row * cell_h + 5
+        places += [StickerPlace(card_id, page, left + copy * (sticker_mm + _STICKER_GAP_MM), top, copy)
+                   for copy in range(STICKERS_PER_CARD)]
     return places
 
 
 def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI) -> list[Image.Image]:
-    """Every card's sticker, with id and color name beside it and cut marks, on A4 pages."""
+    """Both stickers of every card, with id and color name beside them and cut marks, on A4 pages."""
     places = sticker_places(sticker_mm)
     pages = []
     for number in range(places[-1].page + 1):
         on_page = [place for place in places if place.page == number]
+        cards = list(dict.fromkeys(place.card_id for place in on_page))
         page = _Page(dpi)
-        first = places.index(on_page[0]) + 1
         page.text(
             MARGIN_MM,
             MARGIN_MM - 6,
-            f"Mandala Table Companion: card stickers {first}-"
-            f"{first + len(on_page) - 1} of {len(CARD_IDS)}, {sticker_mm:g} mm (print at 100%)",
+            f"Mandala Table Companion: stickers for cards {cards[0]}-{cards[-1]} "
+            f"({len(cards)} of {len(CARD_IDS)} cards, two each), {sticker_mm:g} mm (print at 100%)",
             3.0,
         )
         for place in on_page:
             left, top = place.left_mm, place.top_mm
             page.paint(sticker_modules(payload_for(place.card_id)), left, top, sticker_mm)
             page.cut_marks(left, top, sticker_mm, sticker_mm)
-            page.text(left + sticker_mm + 3, top + 1, place.card_id, 4.5)
-            page.text(left + sticker_mm + 3, top + 7.5, color_name_of(place.card_id), 3.2)
+            if place.copy == STICKERS_PER_CARD - 1:
+                page.text(left + sticker_mm + 3, top + 1, place.card_id, 4.5)
+                page.text(left + sticker_mm + 3, top + 7.5, color_name_of(place.card_id), 3.2)
         page.scale_bar(MARGIN_MM, A4_MM[1] - MARGIN_MM - 2)
         pages.append(page.image())
     return pages
@@ -228,24 +237,23 @@ def guide_page(layout: Layout, sticker_mm: float, dpi: int = DEFAULT_DPI) -> Ima
 def _card_diagram(page: _Page, layout: Layout, sticker_mm: float, left: float, top: float) -> None:
     card_w, card_h = layout.card_mm
     page.rectangle(left, top, left + card_w, top + card_h, 0.3)
-    page.paint(sticker_modules(payload_for("R07")), left + STICKER_INSET_MM, top + STICKER_INSET_MM, sticker_mm)
-    page.rectangle(
-        left + STICKER_INSET_MM,
-        top + STICKER_INSET_MM,
-        left + STICKER_INSET_MM + sticker_mm,
-        top + STICKER_INSET_MM + sticker_mm,
-        0.1,
-    )
+    modules = sticker_modules(payload_for("R07"))
+    for (dx, dy), turn in zip(sticker_offsets_mm(layout.card_mm, sticker_mm), STICKER_TURNS_DEG, strict=True):
+        x0 = left + card_w / 2 + dx - sticker_mm / 2
+        y0 = top + card_h / 2 + dy - sticker_mm / 2
+        page.paint(np.rot90(modules, round(turn / 90)), x0, y0, sticker_mm)
+        page.rectangle(x0, y0, x0 + sticker_mm, y0 + sticker_mm, 0.1)
     notes = (
         f"1. A card, true size ({card_w:g} x {card_h:g} mm), face up.",
-        f"2. Cut each sticker on its marks: a {sticker_mm:g} mm square",
-        f"   ({STICKER_MODULES} modules, white margin included).",
-        f"3. Stick it into one corner of the face, {STICKER_INSET_MM:g} mm from",
-        "   both edges, square to them. Any corner, any way up:",
-        "   the code gives its own orientation.",
-        "4. Keep the white margin clean and the sticker flat;",
-        "   matte paper avoids glare.",
-        "5. When fanning cards, leave that corner in view.",
+        "2. Each card has two stickers with the same code: cut them on",
+        f"   their marks, {sticker_mm:g} mm squares ({STICKER_MODULES} modules, white margin included).",
+        f"3. Stick one into the top-left corner, upright, {STICKER_INSET_MM:g} mm from both",
+        "   edges; the other into the bottom-right corner, upside down, likewise.",
+        "4. Check: the corner of each sticker WITHOUT a big square points",
+        "   to the middle of the card. The companion finds the card's",
+        "   centre from either sticker: fanned or turned, one corner shows.",
+        "5. Keep the white margins clean, the stickers flat and square",
+        "   to the edges; matte paper avoids glare.",
         "Check: the card on the sticker sheet must match this card.",
     )
     for line, note in enumerate(notes):
@@ -263,7 +271,8 @@ def _mat_diagram(page: _Page, layout: Layout, left: float, top: float) -> None:
         3.0,
     )
     page.text(
-        left, top - 5, "centre positions measured from the mat's top-left corner (player 2's side is the top).", 3.0
+        left, top - 5, "centre positions measured from the mat's top-left corner (player 2's side is the top). "
+        "A card counts in the zone holding its centre.", 3.0
     )
     page.rectangle(left, top, left + width * scale, top + height * scale, 0.3)
     for name, polygon in layout.zones.items():

@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 
 from companion.engine import record_lines, table_record
-from companion.sim.game import GameScript
 from companion.sim.scene import Renderer, SceneOptions
+from companion.sim.script import GameScript
 from companion.vision.layout import Layout
 
 
@@ -23,7 +23,8 @@ def render_frames(script: GameScript, layout: Layout, fps: float,
     for shot_index in script.frame_shots(fps):
         if shot_index != current:
             shot = script.shots[shot_index]
-            image = renderer.render(shot.cards, shot.hand, seed=shot_index)
+            image = renderer.render(shot.cards, shot.hand, seed=shot_index,
+                                    motion_mm=shot.blur_mm, motion_deg=shot.blur_deg)
             current = shot_index
         yield image
 
@@ -33,7 +34,8 @@ def write_game(out: Path, script: GameScript, layout: Layout, fps: float,
     """Write the frames (JPEG, file-name order) and the truth beside them; returns the frame count.
 
     ``truth.jsonl`` is the full-information record, ``table.jsonl`` what a camera
-    can know of it, ``script.json`` the injected illegal cards.
+    can know of it, ``script.json`` the style, the injected illegal cards and
+    the shots (start, length, what happens, a hand over the mat, motion blur).
     """
     frames = out / "frames"
     frames.mkdir(parents=True, exist_ok=True)
@@ -54,5 +56,11 @@ def write_game(out: Path, script: GameScript, layout: Layout, fps: float,
     (out / "table.jsonl").write_text("\n".join(lines) + "\n")
     injections = [{"card": i.card_id, "zone": i.zone, "start_s": round(i.start_s, 3), "end_s": round(i.end_s, 3),
                    "reason": i.reason} for i in script.injections]
-    (out / "script.json").write_text(json.dumps({"fps": fps, "frames": count, "injections": injections}, indent=1))
+    shots, start = [], 0.0
+    for shot in script.shots:
+        shots.append({"start_s": round(start, 3), "seconds": round(shot.seconds, 3), "note": shot.note,
+                      "hand": shot.hand is not None, "blur_mm": round(shot.blur_mm, 2)})
+        start += shot.seconds
+    (out / "script.json").write_text(json.dumps({"fps": fps, "frames": count, "style": script.style,
+                                                 "injections": injections, "shots": shots}, indent=1))
     return count

@@ -11,15 +11,16 @@ rests over the table, and some plays start with an illegal card that the
 player takes back (an *injection*, which the tracker should warn about).
 
 The same script feeds the tracker directly, as ideal camera observations
-(:func:`script_observations`), or through rendered frames and the vision
-pipeline.
+(:func:`companion.sim.script.script_observations`), or through rendered
+frames and the vision pipeline. :mod:`companion.sim.sloppy` lays games the
+other way players do.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 
 from companion.engine import (
@@ -37,23 +38,26 @@ from companion.engine import (
 )
 from companion.engine.cards import Card
 from companion.engine.game import CUPS, DECK, DISCARD, HANDS, RIVERS, UNSEEN
-from companion.markers.codes import sticker_offset_mm
-from companion.sim.scene import PlacedCard, SceneOptions, arm_polygon, scene_truth
+from companion.sim.scene import PlacedCard, arm_polygon
+from companion.sim.script import GameScript, Injection, Shot
+from companion.sim.tables import INSIDE_MM
 from companion.tracker import zones
-from companion.vision.layout import Layout, Point
-from companion.vision.observation import BoardStatus, CardObservation, FrameObservation
+from companion.vision.layout import Layout, Point, polygons_overlap
 
 
 @dataclass(frozen=True)
 class Spacing:
-    """How far apart players lay cards so every corner code stays in view, for a sticker size."""
+    """How far apart tidy players lay card centres so every top-left corner code stays in view.
 
+    A card covers the previous one from its own left edge on; 25 mm between
+    centres leaves the previous card's top-left sticker (16 mm, 4 mm from the
+    edge) clear, and so on for each distance with the sticker size.
+    """
+
+    card_mm: Point
     sticker_mm: float
-
-    @property
-    def edge(self) -> float:
-        """Sticker centre to the zone's edge."""
-        return self.sticker_mm / 2 + 4.0
+    pile_overhang: float = 12.0
+    """How far a tidy pile's cards may hang over its zone's border (mm)."""
 
     @property
     def fan(self) -> float:
@@ -91,47 +95,6 @@ class Timing:
     """An illegal card lies on the table before its player takes it back."""
 
 
-@dataclass(frozen=True)
-class Shot:
-    """A still scene held for a while."""
-
-    cards: tuple[PlacedCard, ...]
-    hand: tuple[Point, ...] | None
-    seconds: float
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Injection:
-    """An illegal placement, taken back: the tracker should warn about ``card_id`` in ``zone``."""
-
-    card_id: str
-    zone: str
-    start_s: float
-    end_s: float
-    reason: str
-
-
-@dataclass(frozen=True)
-class GameScript:
-    game: Game
-    shots: tuple[Shot, ...]
-    injections: tuple[Injection, ...] = ()
-
-    @property
-    def duration_s(self) -> float:
-        return sum(shot.seconds for shot in self.shots)
-
-    def frame_shots(self, fps: float) -> list[int]:
-        """The shot shown in each frame at ``fps``."""
-        frames: list[int] = []
-        elapsed = 0.0
-        for index, shot in enumerate(self.shots):
-            elapsed += shot.seconds
-            frames += [index] * (round(elapsed * fps) - len(frames))
-        return frames
-
-
 @dataclass
 class _Zone:
     slot: int = 0
@@ -147,6 +110,7 @@ class _Table:
     cards: dict[str, PlacedCard] = field(default_factory=dict)
     where: dict[str, str] = field(default_factory=dict)
     slots: dict[str, int] = field(default_factory=dict)
+    pile_bounds: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
     def snapshot(self) -> tuple[PlacedCard, ...]:
         return tuple(self.cards.values())
@@ -166,20 +130,27 @@ class _Table:
         self.where[card_id] = zone
 
     def fan(self, card_id: str, zone: str) -> None:
-        """The next place in a fan: rows along the zone, each card's corner code left in view."""
+        """The next place in a fan: rows along the zone, each card's corner code left in view.
+
+        The first card lies in the zone's corner on its player's left; the
+        row stays inside the zone (clear of the fiducials beside it), card
+        centres stay :data:`~companion.sim.tables.INSIDE_MM` inside the zone,
+        so a second row hangs over the zone's far edge.
+        """
         x0, y0, x1, y1 = self._bounds(zone)
         space = self.spacing
-        per_row = max(1, int((x1 - x0 - 2 * space.edge) // space.fan) + 1)
-        rows = max(1, int((y1 - y0 - 2 * space.edge) // space.row) + 1)
+        half_w, half_h = self.layout.card_mm[0] / 2, self.layout.card_mm[1] / 2
+        per_row = max(1, int((x1 - x0 - 2 * half_w) // space.fan) + 1)
+        rows = max(1, int((y1 - y0 - half_h - INSIDE_MM) // space.row) + 1)
         slot = self.slots.get(zone, 0)
         self.slots[zone] = slot + 1
         row, column = divmod(slot % (per_row * rows), per_row)  # a full zone is laid over again
         upside_down = zone.endswith("p2") or zone.startswith("p2")
-        if upside_down:  # player 2 lays cards facing them: sticker at the card's far corner
-            sticker = (x1 - space.edge - column * space.fan, y1 - space.edge - row * space.row)
+        if upside_down:  # player 2 lays cards facing them: the first sticker at the card's far corner
+            centre = (x1 - half_w - column * space.fan, y1 - half_h - row * space.row)
         else:
-            sticker = (x0 + space.edge + column * space.fan, y0 + space.edge + row * space.row)
-        self.put(card_id, zone, self._center_for(sticker, upside_down), 180.0 if upside_down else 0.0)
+            centre = (x0 + half_w + column * space.fan, y0 + half_h + row * space.row)
+        self.put(card_id, zone, centre, 180.0 if upside_down else 0.0)
 
     def fan_all(self, card_ids: Iterable[str], zone: str) -> None:
         """Each card in turn at the next place in the zone's fan."""
@@ -188,10 +159,9 @@ class _Table:
 
     def pile_capacity(self, zone: str) -> tuple[int, int]:
         """Cards per column and columns of a pile batch that fit the zone."""
-        x0, y0, x1, y1 = self._bounds(zone)
-        space = self.spacing
-        per_column = max(1, int((y1 - y0 - 2 * space.edge) // space.pile_row) + 1)
-        columns = max(1, int((x1 - x0 - 2 * space.edge) // space.pile_column) + 1)
+        (x0, y0, x1, y1), space = self._pile_bounds(zone), self.spacing
+        per_column = max(1, int((y1 - y0) // space.pile_row) + 1)
+        columns = max(1, int((x1 - x0) // space.pile_column) + 1)
         return per_column, columns
 
     def pile(self, cards: Sequence[str], zone: str) -> None:
@@ -205,18 +175,49 @@ class _Table:
             self._pile_layer(cards[start:start + layer], zone, per_column)
 
     def _pile_layer(self, cards: Sequence[str], zone: str, per_column: int) -> None:
-        x0, y0, x1, y1 = self._bounds(zone)
-        space = self.spacing
+        (x0, y0, x1, y1), space = self._pile_bounds(zone), self.spacing
         columns = (len(cards) + per_column - 1) // per_column
         rows = min(len(cards), per_column)
-        width = space.edge * 2 + (columns - 1) * space.pile_column
-        height = space.edge * 2 + (rows - 1) * space.pile_row
-        left = self.rng.uniform(x0, max(x0, x1 - width))
-        top = self.rng.uniform(y0, max(y0, y1 - height))
+        left = self.rng.uniform(x0, max(x0, x1 - (columns - 1) * space.pile_column))
+        top = self.rng.uniform(y0, max(y0, y1 - (rows - 1) * space.pile_row))
         for index, card_id in enumerate(cards):
             column, row = divmod(index, per_column)
-            sticker = (left + space.edge + column * space.pile_column, top + space.edge + row * space.pile_row)
-            self.put(card_id, zone, self._center_for(sticker, False), 0.0)
+            self.put(card_id, zone, (left + column * space.pile_column, top + row * space.pile_row), 0.0)
+
+    def _pile_bounds(self, zone: str) -> tuple[float, float, float, float]:
+        """Where a tidy pile's card centres go: the cards inside the zone, give or take the overhang,
+        each side pulled in where a card there would lie on a fiducial (tidy players leave them clear)."""
+        if zone not in self.pile_bounds:
+            self.pile_bounds[zone] = self._clear_pile_bounds(zone)
+        return self.pile_bounds[zone]
+
+    def _clear_pile_bounds(self, zone: str) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = self._bounds(zone)
+        inset_x = max(INSIDE_MM, self.layout.card_mm[0] / 2 - self.spacing.pile_overhang)
+        inset_y = max(INSIDE_MM, self.layout.card_mm[1] / 2 - self.spacing.pile_overhang)
+        left, top = x0 + inset_x, y0 + inset_y
+        right, bottom = max(left, x1 - inset_x), max(top, y1 - inset_y)
+        markers = [_grown(f.corners_mm(), 2.0) for f in self.layout.fiducials]
+
+        def clear(points: Iterable[Point]) -> bool:
+            outlines = [PlacedCard("", p).corners_mm(self.layout.card_mm) for p in points]
+            return not any(polygons_overlap(o, m) for o in outlines for m in markers)
+
+        def along_x(y: float) -> list[Point]:
+            return [(left + (right - left) * t / 4, y) for t in range(5)]
+
+        def along_y(x: float) -> list[Point]:
+            return [(x, top + (bottom - top) * t / 4) for t in range(5)]
+
+        while top < bottom and not clear(along_x(top)):
+            top += 1.0
+        while bottom > top and not clear(along_x(bottom)):
+            bottom -= 1.0
+        while left < right and not clear(along_y(left)):
+            left += 1.0
+        while right > left and not clear(along_y(right)):
+            right -= 1.0
+        return left, top, right, bottom
 
     def river(self, card_id: str, zone: str) -> None:
         x, y = self.layout.zone_center(zone)
@@ -225,12 +226,6 @@ class _Table:
     def face_down(self, card_id: str, zone: str) -> None:
         x, y = self.layout.zone_center(zone)
         self.put(card_id, zone, (x, y), 0.0, face_up=False)
-
-    def _center_for(self, sticker: Point, upside_down: bool) -> Point:
-        dx, dy = sticker_offset_mm(self.layout.card_mm, self.layout.sticker_mm)
-        if upside_down:
-            dx, dy = -dx, -dy
-        return sticker[0] - dx, sticker[1] - dy
 
     def _bounds(self, zone: str) -> tuple[float, float, float, float]:
         xs = [x for x, _ in self.layout.zones[zone]]
@@ -249,7 +244,7 @@ class _Writer:
         self.timing = timing
         self.inject_p = inject_p
         self.linger_p = linger_p
-        self.table = _Table(layout, rng, Spacing(layout.sticker_mm))
+        self.table = _Table(layout, rng, Spacing(layout.card_mm, layout.sticker_mm))
         self.shots: list[Shot] = []
         self.injections: list[Injection] = []
         self.game = Game.from_snapshot(game.base)
@@ -423,18 +418,9 @@ def script_game(game: Game, layout: Layout, seed: int = 0, timing: Timing = Timi
     return _Writer(game, layout, random.Random(seed), timing, inject_p, linger_p).write()
 
 
-def script_observations(script: GameScript, layout: Layout, fps: float, miss_p: float = 0.01,
-                        options: SceneOptions | None = None, seed: int = 0) -> Iterator[FrameObservation]:
-    """Ideal camera observations of each frame: every fully visible code, a few missed at random."""
-    rng = random.Random(seed)
-    options = options or SceneOptions()
-    seen: dict[int, tuple[CardObservation, ...]] = {}
-    board = BoardStatus(True, tuple(f.id for f in layout.fiducials))
-    for shot_index in script.frame_shots(fps):
-        if shot_index not in seen:
-            shot = script.shots[shot_index]
-            truth = scene_truth(layout, shot.cards, replace(options, hand=shot.hand))
-            seen[shot_index] = tuple(CardObservation(t.card_id, t.center_mm, t.zone, 1.0)
-                                     for t in truth if t.visible and t.zone is not None)
-        cards = tuple(c for c in seen[shot_index] if rng.random() >= miss_p)
-        yield FrameObservation(board, cards)
+def _grown(square: tuple[Point, ...], by: float) -> tuple[Point, ...]:
+    """An axis-aligned square (a fiducial) grown by ``by`` mm on every side."""
+    xs = [x for x, _ in square]
+    ys = [y for _, y in square]
+    x0, y0, x1, y1 = min(xs) - by, min(ys) - by, max(xs) + by, max(ys) + by
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))

@@ -16,12 +16,15 @@ The pipeline, chosen for speed and for honest pixels:
 
 Truth is geometric: a sticker is visible when no later card, foreign code
 or the hand overlaps its square (quiet zone included) and the square lies in
-the frame. Glare, blur and noise do not change it; measuring what they cost
-is the benchmark's job.
+the frame; a card is visible when one of its stickers is. Glare, blur and
+noise do not change it; measuring what they cost is the benchmark's job.
 
-Rotation convention: ``rotation_deg`` turns a card counter-clockwise as the
-camera sees it. At 0 the sticker is at the card's top-left, at 90
-bottom-left, at 180 bottom-right, at 270 top-right.
+A card carries two stickers (:mod:`companion.vision.stickers`): one upright
+in its top-left corner, one turned half a turn in its bottom-right corner;
+an old card (``stickers=1``) only the first. Rotation convention:
+``rotation_deg`` turns a card counter-clockwise as the camera sees it. At 0
+the first sticker is at the card's top-left, at 90 bottom-left, at 180
+bottom-right, at 270 top-right.
 """
 
 from __future__ import annotations
@@ -42,10 +45,10 @@ from companion.markers.codes import (
     color_name_of,
     payload_for,
     sticker_modules,
-    sticker_offset_mm,
 )
 from companion.sim.paint import paint_modules
-from companion.vision.layout import Layout, Point, Polygon, polygons_overlap
+from companion.vision.layout import Layout, Point, Polygon
+from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm
 
 if TYPE_CHECKING:
     from cv2.typing import MatLike
@@ -73,12 +76,17 @@ class SceneError(CompanionError, ValueError):
 
 @dataclass(frozen=True)
 class PlacedCard:
-    """A card on the table: its centre on the mat, rotation (CCW as seen), face up or down."""
+    """A card on the table: its centre on the mat, rotation (CCW as seen), face up or down.
+
+    ``stickers`` is 2 for the printed set (top-left and bottom-right corners)
+    and 1 for an old card with only the top-left sticker.
+    """
 
     card_id: str
     center_mm: Point
     rotation_deg: float = 0.0
     face_up: bool = True
+    stickers: int = 2
 
     def to_mat(self, offset_mm: Point) -> Point:
         """Mat position of a point given relative to the upright card's centre."""
@@ -89,14 +97,21 @@ class PlacedCard:
         half_w, half_h = card_mm[0] / 2, card_mm[1] / 2
         return _square_at(self, (0.0, 0.0), (half_w, half_h))
 
-    def sticker_center_mm(self, card_mm: Point, sticker_mm: float) -> Point:
-        """Where this card's sticker centre lies on the mat."""
-        return self.to_mat(sticker_offset_mm(card_mm, sticker_mm))
+    def sticker_centers_mm(self, card_mm: Point, sticker_mm: float) -> tuple[Point, ...]:
+        """Where this card's sticker centres lie on the mat, top-left sticker first."""
+        return tuple(self.to_mat(offset) for offset in sticker_offsets_mm(card_mm, sticker_mm)[: self.stickers])
 
-    def sticker_corners_mm(self, card_mm: Point, sticker_mm: float) -> Polygon:
-        """The sticker's square (quiet zone included) on the mat."""
+    def sticker_squares_mm(self, card_mm: Point, sticker_mm: float) -> tuple[Polygon, ...]:
+        """Each sticker's square (quiet zone included) on the mat, its corners in the code's own
+        order: top-left, top-right, bottom-right, bottom-left of the code as printed."""
         half = sticker_mm / 2
-        return _square_at(self, sticker_offset_mm(card_mm, sticker_mm), (half, half))
+        squares = []
+        for offset, turn in zip(sticker_offsets_mm(card_mm, sticker_mm)[: self.stickers], STICKER_TURNS_DEG,
+                                strict=False):
+            square = _square_at(self, offset, (half, half))
+            steps = round(turn / 90) % 4  # the code's top-left is the square's corner turned with it
+            squares.append(square[steps:] + square[:steps])
+        return tuple(squares)
 
 
 @dataclass(frozen=True)
@@ -143,6 +158,10 @@ class SceneOptions:
     """Relative darkening in the frame corners (0..1)."""
     blur_sigma: float = 0.0
     """Gaussian defocus blur, pixels."""
+    motion_mm: float = 0.0
+    """Motion blur (a bumped table or camera): length of the smear in millimetres of the mat."""
+    motion_deg: float = 0.0
+    """Direction of the motion blur in the frame, counter-clockwise from the x axis."""
     noise_sigma: float = 0.0
     """Gaussian sensor noise, grey levels."""
     jpeg_quality: int | None = None
@@ -167,6 +186,7 @@ class SceneOptions:
             (self.light_gain > 0, "light_gain must be positive"),
             (0 <= self.gradient <= 1 and 0 <= self.vignette <= 1, "gradient/vignette out of 0..1"),
             (self.blur_sigma >= 0 and self.noise_sigma >= 0, "blur/noise sigma must be >= 0"),
+            (self.motion_mm >= 0, "motion_mm must be >= 0"),
             (self.jpeg_quality is None or 1 <= self.jpeg_quality <= 100, "jpeg_quality out of 1..100"),
             (0 <= self.glare <= 1, f"glare {self.glare} out of 0..1"),
             (self.crease >= 0, "crease must be >= 0"),
@@ -179,32 +199,46 @@ class SceneOptions:
 
 @dataclass(frozen=True)
 class StickerTruth:
-    """What a perfect reader would report for one card on the table."""
+    """One sticker of a card: where it lies and whether a perfect reader sees it."""
 
-    card_id: str
-    zone: str | None
-    """The zone containing the sticker centre (None: outside every zone)."""
     center_mm: Point
     """Sticker centre on the mat, in the mat's own (cloth) coordinates."""
     visible: bool
     """Face up, fully unoccluded by later cards, codes or the hand, and inside the frame."""
     center_px: Point = (math.nan, math.nan)
     """Sticker centre in the frame (pixel centres at integers), crease included."""
+
+
+@dataclass(frozen=True)
+class CardTruth:
+    """What a perfect reader would report for one card on the table."""
+
+    card_id: str
+    zone: str | None
+    """The zone containing the card's centre (None: outside every zone)."""
+    center_mm: Point
+    """Card centre on the mat, in the mat's own (cloth) coordinates."""
+    visible: bool
+    """At least one of its stickers is visible (face up, fully unoccluded, inside the frame)."""
+    center_px: Point = (math.nan, math.nan)
+    """Card centre in the frame (pixel centres at integers), crease included."""
     face_up: bool = True
+    stickers: tuple[StickerTruth, ...] = ()
+    """Each sticker, top-left first."""
 
 
 @dataclass(frozen=True)
 class RenderedScene:
     image: Image
     """BGR uint8 frame."""
-    truth: tuple[StickerTruth, ...]
+    truth: tuple[CardTruth, ...]
     """One entry per placed card, in drawing order."""
     mat_to_image: Matrix
     """3x3 homography from mat mm to frame pixels (nominal: before the crease)."""
     px_per_mm: float = field(default=0.0)
     """Nominal scale at the mat centre."""
 
-    def visible_truth(self) -> tuple[StickerTruth, ...]:
+    def visible_truth(self) -> tuple[CardTruth, ...]:
         return tuple(t for t in self.truth if t.visible)
 
 
@@ -223,7 +257,7 @@ def render_table(layout: Layout, cards: Sequence[PlacedCard], options: SceneOpti
 
     image = _warp_mat(layout, homography, texture_scale, (width, height))
     for card in cards:
-        texture = _card_texture(card.card_id, card.face_up, layout.card_mm, sticker_mm, texture_scale)
+        texture = _card_texture(card.card_id, card.face_up, layout.card_mm, sticker_mm, texture_scale, card.stickers)
         _composite(image, texture, homography, card.center_mm, card.rotation_deg, layout.card_mm)
     for code in options.foreign_codes:
         texture = _slip_texture(code.payload, code.size_mm, texture_scale)
@@ -258,8 +292,10 @@ class Renderer:
         self._cards: tuple[PlacedCard, ...] = ()
         self._laid: Image | None = None
 
-    def render(self, cards: Sequence[PlacedCard], hand: tuple[Point, ...] | None = None, seed: int = 0) -> Image:
-        options = replace(self.options, hand=hand, seed=seed)
+    def render(self, cards: Sequence[PlacedCard], hand: tuple[Point, ...] | None = None, seed: int = 0,
+               motion_mm: float = 0.0, motion_deg: float = 0.0) -> Image:
+        """The frame of these cards (and hand); ``motion_mm`` > 0 smears it as a bumped table would."""
+        options = replace(self.options, hand=hand, seed=seed, motion_mm=motion_mm, motion_deg=motion_deg)
         image = self._with_cards(tuple(cards)).copy()
         for code in options.foreign_codes:
             texture = _slip_texture(code.payload, code.size_mm, self.scale)
@@ -283,7 +319,9 @@ class Renderer:
         else:
             image, new = self._mat.copy(), cards
         for card in new:
-            texture = _card_texture(card.card_id, card.face_up, self.layout.card_mm, self.sticker_mm, self.scale)
+            texture = _card_texture(
+                card.card_id, card.face_up, self.layout.card_mm, self.sticker_mm, self.scale, card.stickers
+            )
             _composite(image, texture, self.homography, card.center_mm, card.rotation_deg, self.layout.card_mm)
         self._cards, self._laid = cards, image
         return image
@@ -291,7 +329,7 @@ class Renderer:
 
 def scene_truth(
     layout: Layout, cards: Sequence[PlacedCard], options: SceneOptions = SceneOptions()
-) -> tuple[StickerTruth, ...]:
+) -> tuple[CardTruth, ...]:
     """What :func:`render_table` would report as truth, without rendering (observation-level simulation)."""
     sticker_mm = options.sticker_mm or layout.sticker_mm
     homography = camera_homography(layout.size_mm, options)
@@ -533,7 +571,9 @@ class _Texture:
 
 
 @lru_cache(maxsize=512)
-def _card_texture(card_id: str, face_up: bool, card_mm: Point, sticker_mm: float, scale: float) -> _Texture:
+def _card_texture(
+    card_id: str, face_up: bool, card_mm: Point, sticker_mm: float, scale: float, stickers: int = 2
+) -> _Texture:
     width, height = round(card_mm[0] * scale), round(card_mm[1] * scale)
     scale_xy = (width / card_mm[0], height / card_mm[1])
     color = _CARD_BGR[color_name_of(card_id)] if face_up else _BACK_BGR
@@ -541,19 +581,19 @@ def _card_texture(card_id: str, face_up: bool, card_mm: Point, sticker_mm: float
     face[...] = color
     _draw_card_art(face, color, face_up)
     if face_up:
-        paper = sticker_offset_mm(card_mm, sticker_mm)
-        left_mm = card_mm[0] / 2 + paper[0] - sticker_mm / 2
-        top_mm = card_mm[1] / 2 + paper[1] - sticker_mm / 2
         modules = sticker_modules(payload_for(card_id))
         module_mm = sticker_mm / modules.shape[0]
-        paint_modules(
-            face,
-            modules,
-            (left_mm * scale_xy[0], top_mm * scale_xy[1]),
-            module_mm * scale_xy[0],
-            dark=_PRINT_BLACK_BGR,
-            light=_PAPER_BGR,
-        )
+        for paper, turn in zip(sticker_offsets_mm(card_mm, sticker_mm)[:stickers], STICKER_TURNS_DEG, strict=False):
+            left_mm = card_mm[0] / 2 + paper[0] - sticker_mm / 2
+            top_mm = card_mm[1] / 2 + paper[1] - sticker_mm / 2
+            paint_modules(
+                face,
+                np.rot90(modules, round(turn / 90)),
+                (left_mm * scale_xy[0], top_mm * scale_xy[1]),
+                module_mm * scale_xy[0],
+                dark=_PRINT_BLACK_BGR,
+                light=_PAPER_BGR,
+            )
     corner_px = 3.0 * scale_xy[0]
     return _Texture(_premultiplied(face, corner_px), scale_xy)
 
@@ -762,6 +802,8 @@ def _photometric(image: Image, homography: Matrix, size_mm: Point, options: Scen
         image = _u8(cv2.multiply(image, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1 / 128))
     if options.glare > 0:
         image = _u8(cv2.add(image, _glare_map(image.shape[:2], homography, size_mm, options.glare, rng)))
+    if options.motion_mm > 0:
+        image = _motion_blur(image, options.motion_mm * _scale_at(homography, _center(size_mm)), options.motion_deg)
     if options.blur_sigma > 0:
         image = _u8(cv2.GaussianBlur(image, (0, 0), options.blur_sigma))
     if options.noise_sigma > 0:
@@ -777,6 +819,35 @@ def _photometric(image: Image, homography: Matrix, size_mm: Point, options: Scen
             raise SceneError("scene: JPEG encoding failed")
         image = _u8(cv2.imdecode(encoded, cv2.IMREAD_COLOR))
     return image
+
+
+def _motion_blur(image: Image, length_px: float, angle_deg: float) -> Image:
+    """Smear the frame along a line of ``length_px``, as the shutter sees a shaken camera.
+
+    A smear of L pixels leaves no detail finer than L, so long smears are
+    made on a frame shrunk to keep the kernel about 8 pixels long and enlarged
+    back: the same look for a fraction of the work on a 12 MP frame.
+    """
+    if length_px < 1.0:
+        return image
+    shrink = max(1.0, length_px / 8.0)
+    height, width = image.shape[:2]
+    small = image if shrink == 1.0 else _u8(
+        cv2.resize(image, (max(1, round(width / shrink)), max(1, round(height / shrink))),
+                   interpolation=cv2.INTER_AREA))
+    length = length_px / shrink
+    size = math.ceil(length) | 1
+    kernel = np.zeros((size, size), np.float32)
+    half = length / 2
+    dx, dy = math.cos(math.radians(angle_deg)) * half, -math.sin(math.radians(angle_deg)) * half
+    centre = size // 2
+    cv2.line(kernel, (round((centre - dx) * 16), round((centre - dy) * 16)),
+             (round((centre + dx) * 16), round((centre + dy) * 16)), (1.0,), 1, cv2.LINE_AA, shift=4)
+    kernel /= max(float(kernel.sum()), 1e-6)
+    smeared = _u8(cv2.filter2D(small, -1, kernel, borderType=cv2.BORDER_REPLICATE))
+    if shrink == 1.0:
+        return smeared
+    return _u8(cv2.resize(smeared, (width, height), interpolation=cv2.INTER_LINEAR))
 
 
 def _gain_map(size: tuple[int, int], options: SceneOptions, rng: np.random.Generator) -> Image | None:
@@ -821,36 +892,88 @@ def _truth(
     sticker_mm: float,
     homography: Matrix,
     crease: _Crease | None,
-) -> tuple[StickerTruth, ...]:
+) -> tuple[CardTruth, ...]:
+    if not cards:
+        return ()
     width, height = options.resolution
-    card_outlines = [card.corners_mm(layout.card_mm) for card in cards]
-    foreign = [code.corners_mm() for code in options.foreign_codes]
-    reach = math.hypot(*layout.card_mm) / 2 + sticker_mm
+    outlines = np.array([card.corners_mm(layout.card_mm) for card in cards], np.float64)
+    centres = np.array([card.center_mm for card in cards], np.float64)
+    squares = [np.array(card.sticker_squares_mm(layout.card_mm, sticker_mm), np.float64).reshape(-1, 4, 2)
+               for card in cards]
+    sticker_centres = [card.sticker_centers_mm(layout.card_mm, sticker_mm) for card in cards]
+    covers = [np.array([code.corners_mm() for code in options.foreign_codes], np.float64).reshape(-1, 4, 2)]
+    if options.hand is not None:
+        covers.append(np.array(options.hand, np.float64)[None])
+    # Every point to the frame at once: each card's sticker corners, sticker centres and its centre.
+    points = [p for card, quads, middles in zip(cards, squares, sticker_centres, strict=True)
+              for p in (*quads.reshape(-1, 2), *middles, card.center_mm)]
+    in_frame_px = _to_frame(homography, crease, points)
+    reach = math.hypot(*layout.card_mm)
     truths = []
+    first = 0
     for index, card in enumerate(cards):
-        sticker = card.sticker_corners_mm(layout.card_mm, sticker_mm)
-        centre = card.sticker_center_mm(layout.card_mm, sticker_mm)
-        in_frame_px = _to_frame(homography, crease, [*sticker, centre])
-        covered = (
-            any(
-                math.dist(centre, later.center_mm) < reach and polygons_overlap(sticker, card_outlines[other])
-                for other, later in enumerate(cards[index + 1 :], start=index + 1)
-            )
-            or any(polygons_overlap(sticker, slip) for slip in foreign)
-            or (options.hand is not None and polygons_overlap(sticker, tuple(options.hand)))
+        quads, count = squares[index], len(squares[index])
+        near = np.hypot(*(centres[index + 1 :] - centres[index]).T) < reach
+        covered: npt.NDArray[np.bool_] = np.asarray(_overlapping(quads, outlines[index + 1 :][near]).any(axis=1))
+        for cover in covers:
+            covered |= np.asarray(_overlapping(quads, cover).any(axis=1))
+        corners_px = in_frame_px[first : first + 4 * count].reshape(count, 4, 2)
+        inside: npt.NDArray[np.bool_] = np.asarray(
+            ((corners_px >= -0.5) & (corners_px <= [width - 0.5, height - 0.5])).all(axis=(1, 2)))
+        middles_px = in_frame_px[first + 4 * count : first + 5 * count]
+        card_px = in_frame_px[first + 5 * count]
+        first += 5 * count + 1
+        stickers = tuple(
+            StickerTruth(centre, bool(card.face_up and inside[n] and not covered[n]),
+                         (float(middles_px[n, 0]), float(middles_px[n, 1])))
+            for n, centre in enumerate(sticker_centres[index])
         )
-        inside = bool(np.all((in_frame_px[:4] >= -0.5) & (in_frame_px[:4] <= [width - 0.5, height - 0.5])))
         truths.append(
-            StickerTruth(
+            CardTruth(
                 card.card_id,
-                layout.zone_at(centre),
-                centre,
-                visible=card.face_up and inside and not covered,
-                center_px=(float(in_frame_px[4, 0]), float(in_frame_px[4, 1])),
+                _zone_at(layout, card.center_mm),
+                card.center_mm,
+                visible=any(sticker.visible for sticker in stickers),
+                center_px=(float(card_px[0]), float(card_px[1])),
                 face_up=card.face_up,
+                stickers=stickers,
             )
         )
     return tuple(truths)
+
+
+def _overlapping(quads: npt.NDArray[np.float64], others: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Which convex polygons ``others`` (n, k, 2) share interior area with each convex quad of ``quads`` (q, 4, 2).
+
+    Returns a (q, n) matrix. Separating axes: two convex polygons are apart
+    exactly when their projections on one of their edge normals do not
+    overlap. Touching edges do not count as overlapping (as
+    :func:`~companion.vision.layout.polygons_overlap`). Cards, stickers,
+    slips and the hand (a capsule) are all convex.
+    """
+    q, n = len(quads), len(others)
+    if n == 0:
+        return np.zeros((q, 0), bool)
+    edges_own = quads[:, [1, 2, 3, 0]] - quads
+    edges_other = np.roll(others, -1, axis=1) - others
+    normals_own = np.stack([edges_own[..., 1], -edges_own[..., 0]], axis=-1)
+    normals_other = np.stack([edges_other[..., 1], -edges_other[..., 0]], axis=-1)
+    axes = np.concatenate([
+        np.broadcast_to(normals_own[:, None], (q, n, 4, 2)),
+        np.broadcast_to(normals_other[None], (q, n, others.shape[1], 2)),
+    ], axis=2)
+    axes = axes / np.maximum(np.linalg.norm(axes, axis=-1, keepdims=True), 1e-12)
+    mine = np.einsum("qnad,qkd->qnak", axes, quads)
+    theirs = np.einsum("qnad,nkd->qnak", axes, others)
+    apart = (mine.max(-1) <= theirs.min(-1) + 1e-6) | (theirs.max(-1) <= mine.min(-1) + 1e-6)
+    result: npt.NDArray[np.bool_] = ~apart.any(axis=2)
+    return result
+
+
+@lru_cache(maxsize=8192)
+def _zone_at(layout: Layout, point: Point) -> str | None:
+    """:meth:`Layout.zone_at`, remembered: shots of a game show the same cards where they lay."""
+    return layout.zone_at(point)
 
 
 def _to_frame(homography: Matrix, crease: _Crease | None, points_mm: Sequence[Point]) -> npt.NDArray[np.float64]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from companion.markers.codes import CARD_IDS, sticker_offset_mm
+from companion.markers.codes import CARD_IDS
 from companion.sim.scene import PlacedCard, arm_polygon
 from companion.vision.layout import Layout, Point, Polygon, point_in_polygon
 
@@ -26,8 +26,8 @@ _STICKER_LEFT = (0.0, 90.0)
 _STICKER_RIGHT = (180.0, 270.0)
 _STICKER_TOP = (0.0, 270.0)
 _STICKER_BOTTOM = (90.0, 180.0)
-# How far inside its zone every sticker centre lies (mm). Players lay cards
-# inside zones; a sticker a hair from a border has no zone a camera can be
+# How far inside its zone every card centre lies (mm). Players lay cards
+# inside zones; a card centre a hair from a border has no zone a camera can be
 # sure of (a creased cloth alone moves it 1-2 mm).
 INSIDE_MM = 3.0
 
@@ -162,25 +162,22 @@ class _Placer:
     # -- one card
 
     def _put(self, zone: str, centre: Point, rotation: float, *, face_up: bool = True) -> None:
-        """Place the next card, nudged until its sticker lies well inside the zone.
+        """Place the next card, nudged until its centre lies well inside the zone.
 
         Players lay cards inside zones, not on their borders: the card slides
-        toward the point that puts its sticker on the zone's centre until the
-        sticker centre is :data:`INSIDE_MM` inside every border.
+        toward the zone's centre until its centre is :data:`INSIDE_MM` inside
+        every border.
         """
         card_id = next(self.ids)
         polygon = self.layout.zones[zone]
-        offset = sticker_offset_mm(self.layout.card_mm, self.layout.sticker_mm)
         target = self.layout.zone_center(zone)
-        sticker = PlacedCard(card_id, centre, rotation % 360.0, face_up).to_mat(offset)
-        shift = (target[0] - sticker[0], target[1] - sticker[1])
+        shift = (target[0] - centre[0], target[1] - centre[1])
         for fraction in np.linspace(0.0, 1.0, 21):
             moved = (centre[0] + shift[0] * fraction, centre[1] + shift[1] * fraction)
-            card = PlacedCard(card_id, moved, rotation % 360.0, face_up)
-            if inside_by_mm(card.to_mat(offset), polygon) >= INSIDE_MM:
+            if inside_by_mm(moved, polygon) >= INSIDE_MM:
                 break
-        # With fraction 1 the sticker lies on the zone's centroid: inside any zone a card fits in.
-        self.cards.append(card)
+        # With fraction 1 the card lies on the zone's centroid: inside any zone a card fits in.
+        self.cards.append(PlacedCard(card_id, moved, rotation % 360.0, face_up))
 
 
 def inside_by_mm(point: Point, polygon: Polygon) -> float:

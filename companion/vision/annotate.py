@@ -42,6 +42,16 @@ def annotate(frame: np.ndarray, observation: FrameObservation, pipeline: VisionP
         color = DUPLICATE_COLOR if read.card_id in duplicates else CARD_COLOR
         cv2.polylines(image, [pts], True, color, thickness * 2)
         _label(image, read.card_id, read.center, color, text_scale, thickness)
+    if mapping is not None and observation.cards:
+        # Where each card lies (the centre its zone is judged by), joined to the stickers it was read from.
+        centres = mapping.mat_to_image([card.center_mm for card in observation.cards])
+        for card, (x, y) in zip(observation.cards, centres, strict=True):
+            color = DUPLICATE_COLOR if card.card_id in duplicates else CARD_COLOR
+            centre = (round(float(x)), round(float(y)))
+            cv2.drawMarker(image, centre, color, cv2.MARKER_CROSS, 12 * thickness, thickness * 2)
+            if card.stickers_mm:
+                for sx, sy in mapping.mat_to_image(list(card.stickers_mm)):
+                    cv2.line(image, centre, (round(float(sx)), round(float(sy))), color, thickness)
     banner = "board found" if observation.board.found else (observation.board.reason or "board not found")
     summary = f"{banner}; {len(observation.cards)} cards; {observation.foreign_codes} foreign codes"
     _label(image, summary, (10.0, 30.0 * text_scale + 10), (255, 255, 255), text_scale * 1.2, thickness,

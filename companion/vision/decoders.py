@@ -3,8 +3,11 @@
 Two backends: zxing-cpp (fast, reads small modules well; the default) and
 pyzbar (what the product design first named; kept selectable). Both take a
 greyscale uint8 image and return every QR symbol with its raw payload bytes
-and corner points in that image's pixels. Neither trusts the payload: that is
-:mod:`companion.vision.payload`'s job.
+and corner points in that image's pixels, in the symbol's own order: top-left,
+top-right, bottom-right, bottom-left as the code is printed (the corner
+without a finder pattern third), so a read tells which way the sticker is
+turned. Neither trusts the payload: that is :mod:`companion.vision.payload`'s
+job.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ Corners = tuple[Point, Point, Point, Point]
 
 @dataclass(frozen=True)
 class DecodedSymbol:
-    """One QR symbol found in an image: payload bytes and its four corners."""
+    """One QR symbol found in an image: payload bytes and its four corners, top-left first, clockwise as printed."""
 
     payload: bytes
     corners: Corners
@@ -154,24 +157,72 @@ class PyzbarDecoder:
         if factor != 1.0:
             grey = cv2.resize(grey, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
         found = self._zbar.decode(grey, symbols=self._symbols)
-        symbols = [_from_zbar(symbol) for symbol in found if len(symbol.polygon) >= 3]
+        symbols = [_from_zbar(symbol, grey) for symbol in found if len(symbol.polygon) >= 3]
         return [s.scaled(1.0 / factor) for s in symbols] if factor != 1.0 else symbols
 
     def decode_detailed(self, grey: np.ndarray) -> DecodeResult:
         return DecodeResult(tuple(self.decode(grey)), None)  # zbar reports only successes
 
 
-def _from_zbar(symbol: object) -> DecodedSymbol:
+def _from_zbar(symbol: object, grey: np.ndarray) -> DecodedSymbol:
     points = np.array([(p.x, p.y) for p in symbol.polygon], dtype=np.float32)  # type: ignore[attr-defined]
-    # zbar returns the polygon of the located symbol, not always 4 points in
-    # a fixed order; the minimum-area box is what the pipeline needs.
+    # zbar returns the polygon of the located symbol, not always 4 points, and
+    # starting at whichever corner; its "orientation" is only a quarter turn,
+    # ambiguous near 45 degrees. The minimum-area box, put in the symbol's own
+    # order by finding its finder patterns in the image, is what the pipeline needs.
     box = cv2_box_points(points)
-    return DecodedSymbol(bytes(symbol.data), box)  # type: ignore[attr-defined]
+    return DecodedSymbol(bytes(symbol.data), symbol_order(grey, box))  # type: ignore[attr-defined]
 
 
 def cv2_box_points(points: np.ndarray) -> tuple[Point, Point, Point, Point]:
     box = cv2.boxPoints(cv2.minAreaRect(points))
     return tuple((float(x), float(y)) for x, y in box)  # type: ignore[return-value]
+
+
+def symbol_order(grey: np.ndarray, corners: Corners) -> Corners:
+    """A QR symbol's corners, in any order around it, put in the symbol's own order.
+
+    The three finder patterns (a dark 3x3 core in a light ring in a dark
+    square) sit at the symbol's top-left, top-right and bottom-left corners:
+    the corner without one is the bottom-right. Corners go clockwise as the
+    camera sees a printed code (it is never seen mirrored).
+    """
+    pts = np.array(corners, np.float32)
+    if _signed_area(pts) < 0:  # make them clockwise in image coordinates (y down)
+        pts = pts[::-1].copy()
+    scores = [_finder_score(grey, np.roll(pts, -start, axis=0)) for start in range(4)]
+    bottom_right = int(np.argmin(scores))  # the least finder-like corner; the top-left is across from it
+    ordered = np.roll(pts, -((bottom_right + 2) % 4), axis=0)
+    return tuple((float(x), float(y)) for x, y in ordered)  # type: ignore[return-value]
+
+
+def _signed_area(pts: np.ndarray) -> float:
+    x, y = pts[:, 0], pts[:, 1]
+    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) / 2.0
+
+
+# The finder pattern seen from its outer corner, in modules: (x, y, dark?).
+_FINDER_SAMPLES = (
+    *((x, y, True) for x in (2.5, 3.5, 4.5) for y in (2.5, 3.5, 4.5)),  # the 3x3 core
+    *((x, 1.5, False) for x in (1.5, 3.5, 5.5)), *((1.5, y, False) for y in (3.5, 5.5)),  # the light ring
+    *((x, 5.5, False) for x in (3.5, 5.5)), (5.5, 3.5, False),
+    *((x, 0.5, True) for x in (0.5, 3.5, 6.5)), *((0.5, y, True) for y in (3.5, 6.5)),  # the dark border
+)
+
+
+def _finder_score(grey: np.ndarray, pts: np.ndarray) -> float:
+    """How much the first corner of ``pts`` (clockwise from it) looks like a finder pattern: 0..1."""
+    square = np.array([(0, 0), (21, 0), (21, 21), (0, 21)], np.float32)
+    to_image = cv2.getPerspectiveTransform(square, pts.astype(np.float32))
+    where = np.array([(x, y) for x, y, _ in _FINDER_SAMPLES], np.float32).reshape(-1, 1, 2)
+    image_pts = cv2.perspectiveTransform(where, to_image).reshape(-1, 2)
+    height, width = grey.shape[:2]
+    xs = np.clip(np.round(image_pts[:, 0]).astype(int), 0, width - 1)
+    ys = np.clip(np.round(image_pts[:, 1]).astype(int), 0, height - 1)
+    values = grey[ys, xs].astype(np.float32)
+    dark = np.array([d for _, _, d in _FINDER_SAMPLES])
+    threshold = (values.max() + values.min()) / 2.0
+    return float(np.mean((values < threshold) == dark))
 
 
 DECODERS: dict[str, Callable[[], Decoder]] = {

@@ -3,7 +3,8 @@
 The layout file is the contract of ``interfaces.md`` section 2: origin at the
 mat's top-left corner as the camera sees it, x to the right, y down, player 1
 at the bottom edge. A card belongs to the zone that contains the centre of
-its sticker (:meth:`Layout.zone_at`).
+the card (:meth:`Layout.zone_at`), found from whichever of its two stickers
+are read (:mod:`companion.vision.stickers`).
 
 >>> layout = load_layout()
 >>> layout.zone_at(layout.zone_center("m1.mountain"))
@@ -21,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.errors import LayoutError
+from companion.vision.stickers import stickers_clash
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
@@ -103,7 +105,7 @@ class Layout:
         Zones must not overlap (:func:`check_layout`); on a shared border the
         first zone in :data:`ZONE_NAMES` order wins, so the answer is stable.
         """
-        for name in self._names_in_order():
+        for name in self.zone_order():
             if point_in_polygon(point_mm, self.zones[name]):
                 return name
         return None
@@ -120,7 +122,8 @@ class Layout:
         """The fiducial with this ArUco id, or None."""
         return next((f for f in self.fiducials if f.id == fiducial_id), None)
 
-    def _names_in_order(self) -> Iterator[str]:
+    def zone_order(self) -> Iterator[str]:
+        """The zone names in the order :meth:`zone_at` tries them: interfaces.md's first, then any others."""
         yield from (name for name in ZONE_NAMES if name in self.zones)
         yield from (name for name in self.zones if name not in ZONE_NAMES)
 
@@ -256,6 +259,9 @@ def check_layout(layout: Layout) -> list[str]:
     """Everything wrong with a layout, one human line each; [] when it is fine."""
     problems: list[str] = []
     problems += [f"missing zone {name!r}" for name in ZONE_NAMES if name not in layout.zones]
+    if stickers_clash(layout.card_mm, layout.sticker_mm):
+        problems.append(f"sticker_mm {layout.sticker_mm:g} is too large for two stickers on a "
+                        f"{_fmt(layout.card_mm)} mm card: their codes would cover each other")
     problems += _fiducial_problems(layout)
     problems += _zone_shape_problems(layout)
     problems += _overlap_problems(layout)

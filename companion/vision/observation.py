@@ -10,20 +10,24 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class CardObservation:
-    """One sticker read in a frame.
+    """One card read in a frame, from one or both of its stickers.
 
-    ``center_mm`` is the centre of the sticker on the mat; ``zone`` the layout
-    zone containing it (None: outside every zone). ``confidence`` is about the
-    zone: 1.0 when the sticker lies 5 mm or more from every zone border,
-    falling to 0.5 on a border, where the creased cloth alone (up to ~2 mm)
-    could tip it into the neighbouring zone. The id itself is never in doubt:
-    QR error correction either restores the payload or reads nothing. A read
-    stays in every frame until the pixels of its sticker change.
+    ``center_mm`` is the centre of the card on the mat, found from whichever
+    of its stickers were read (:mod:`companion.vision.stickers`);
+    ``stickers_mm`` the centres of those stickers. ``zone`` is the layout zone
+    containing the card's centre (None: outside every zone). ``confidence`` is
+    about the zone: 1.0 when the card's centre lies 5 mm or more from every
+    zone border, falling to 0.5 on a border, where the creased cloth alone
+    (up to ~2 mm) could tip it into the neighbouring zone. The id itself is
+    never in doubt: QR error correction either restores the payload or reads
+    nothing. A read stays in every frame until the pixels of its sticker
+    change.
 
-    ``still_frames`` counts the frames before this one in which the sticker's
-    pixels had not changed: 0 on the frame a card is laid and read, growing
-    while it lies still. A card that first shows with ``still_frames`` > 0 was
-    read late (a retry after blur or a hand's shadow): it lay there already.
+    ``still_frames`` counts the frames before this one in which the pixels of
+    the card's stillest read sticker had not changed: 0 on the frame a card is
+    laid and read, growing while it lies still. A card that first shows with
+    ``still_frames`` > 0 was read late (a retry after blur or a hand's
+    shadow, or a sticker uncovered): it lay there already.
     """
 
     card_id: str
@@ -31,6 +35,7 @@ class CardObservation:
     zone: str | None
     confidence: float
     still_frames: int = 0
+    stickers_mm: tuple[Point, ...] = ()
 
     def __str__(self) -> str:
         x, y = self.center_mm
@@ -66,12 +71,14 @@ class Region:
 class FrameObservation:
     """Everything one frame told: board, cards, anomalies and stage times.
 
-    ``duplicates`` names card ids read at two places at once: both reads are in
-    ``cards``, because only the people at the table know which one is real.
+    ``duplicates`` names card ids read at two places at once (reads whose card
+    centres disagree): both cards are in ``cards``, because only the people at
+    the table know which one is real.
     ``changed_regions`` are the frame areas that were decoded again.
-    ``unread`` maps a zone to the number of stickers in it the camera saw but
-    could not decode in this frame, after retries (blur, a defaced code,
-    glare); zones without any are absent, so a fully read table gives {}.
+    ``unread`` maps a zone to the number of cards in it (by their centres) whose
+    sticker the camera saw whole but could not decode in this frame, after
+    retries (blur, a defaced code, glare), and whose other sticker was not
+    read either; zones without any are absent, so a fully read table gives {}.
     The tracker uses it to ask how many cards went to the discard pile.
     """
 

@@ -25,6 +25,7 @@ from companion.vision.candidates import StickerScale, find_candidates, merge_box
 from companion.vision.changes import ChangeDetector, ChangeMap
 from companion.vision.decoders import (
     DEFAULT_DECODER,
+    Corners,
     DecodedSymbol,
     Decoder,
     DecodeResult,
@@ -35,6 +36,7 @@ from companion.vision.frames import check_frame, grey_crop, to_grey
 from companion.vision.mapping import FiducialPlace, MappingError, MatMapping
 from companion.vision.observation import BoardStatus, CardObservation, FrameObservation, Region
 from companion.vision.payload import card_id_from_payload
+from companion.vision.stickers import STICKER_MODULES, card_centers_mm
 
 if TYPE_CHECKING:
     from companion.vision.layout import Layout
@@ -59,6 +61,9 @@ SMALL_MODULE_PX = 3.0
 # Unsharp-mask radius in frame pixels: about a third of a module, the scale of
 # the defocus blur (sigma up to 1.5 px) that washes out single modules.
 SHARPEN_SIGMA_PX = 1.0
+# The blur's kernel cut at two sigmas: 2.5 times faster than OpenCV's own choice
+# (three sigmas) on 8-bit crops, the sharpened crop within a grey level of it.
+SHARPEN_KERNEL = (2 * math.ceil(2 * SHARPEN_SIGMA_PX) + 1,) * 2
 # A crop narrower than this (in stickers, margins included) where nothing was
 # located holds at most part of a sticker: not worth a second pass.
 BLIND_RETRY_STICKERS = 1.5
@@ -68,8 +73,14 @@ RETRY_WINDOW_STICKERS = 2.0
 # Sides of a located but unread symbol, in symbols of our stickers, that can
 # be one of ours (perspective and blur within the issue's bounds stay inside).
 LOCATED_SIDE = (0.75, 1.3)
-# A zone border closer than this (mm) lowers a read's confidence.
+# A zone border closer than this (mm) to a card's centre lowers its confidence.
 ZONE_MARGIN_MM = 5.0
+# Reads of one card id whose card centres lie this close (mm) are the two
+# stickers of one card. Each estimate is off by up to a couple of millimetres
+# (a sticker stuck a little off or askew: 3 degrees move the centre 1.7 mm;
+# the cloth between two fiducials); two cards fanned as tightly as players do
+# lie 12 mm or more apart.
+SAME_CARD_MM = 8.0
 # How far a fiducial may move (mm on the mat) and still count as unmoved.
 STILL_MM = 0.5
 
@@ -89,7 +100,7 @@ class DecodePass:
     def prepare(self, crop: np.ndarray) -> np.ndarray:
         image = crop
         if self.amount:
-            soft = cv2.GaussianBlur(crop, (0, 0), SHARPEN_SIGMA_PX)
+            soft = cv2.GaussianBlur(crop, SHARPEN_KERNEL, SHARPEN_SIGMA_PX)
             image = cv2.addWeighted(crop, 1.0 + self.amount, soft, -self.amount, 0)
         if self.enlarge != 1.0:
             interpolation = cv2.INTER_CUBIC if self.cubic else cv2.INTER_LINEAR
@@ -115,15 +126,15 @@ PLAIN_PASSES = (DecodePass(1.0, 0.0),)
 class UnreadCrop:
     """A candidate crop where a sticker may be but nothing (or not all) was read.
 
-    ``spots`` are where in the frame unread stickers seem to lie: symbols of
-    a sticker's size the decoder located but could not decode, or the crop's
-    centre when it located nothing yet is as large as a whole sticker. A
-    smaller crop that read nothing has no spot (the visible corner of a
-    covered sticker) but is still retried.
+    ``spots`` are where in the frame unread stickers seem to lie: the corners
+    (in the symbol's own order) of symbols of a sticker's size, with their
+    white margin in view, that the decoder located but could not decode. A
+    crop that read nothing and located nothing has no spot (often the visible
+    corner of a covered sticker) but is still retried.
     """
 
     box: Region
-    spots: tuple[Point, ...]
+    spots: tuple[Corners, ...]
     since: int
     """The frame (:attr:`VisionPipeline.frames` count) in which the crop's pixels last changed."""
 
@@ -199,9 +210,8 @@ class VisionPipeline:
         }
         self._fiducials = FiducialDetector(self._places)
         self._fiducial_step = 1
-        self._zones = {
-            name: np.array(polygon, dtype=np.float32).reshape(-1, 1, 2)
-            for name, polygon in layout.zones.items()
+        self._zones = {  # in the order zone_at tries them
+            name: np.array(layout.zones[name], dtype=np.float32).reshape(-1, 1, 2) for name in layout.zone_order()
         }
         self._shape: tuple[int, ...] | None = None
         self._changes: ChangeDetector | None = None
@@ -373,7 +383,7 @@ class VisionPipeline:
         center = (self.layout.size_mm[0] / 2.0, self.layout.size_mm[1] / 2.0)
         sticker_px = float(self.layout.sticker_mm) * mapping.px_per_mm(center)
         # companion markers prints a 4-module quiet zone: 21 + 8 modules across.
-        self._scale = StickerScale(sticker_px, sticker_px / 29.0)
+        self._scale = StickerScale(sticker_px, sticker_px / STICKER_MODULES)
         return BoardStatus(True, ids, self._age, None)
 
     def _still_px(self) -> float:
@@ -420,7 +430,7 @@ class VisionPipeline:
             dx, dy = max(0, box.x), max(0, box.y)
             symbols += [s.shifted(dx, dy) for s in found]
             if missed or not found:  # a crop that read nothing is retried later even if it is no sticker
-                spots = tuple((x + dx, y + dy) for x, y in missed)
+                spots = tuple(s.shifted(dx, dy).corners for s in missed)
                 self._unread.append(UnreadCrop(box, spots, self.frames if since is None else since))
         return symbols
 
@@ -430,8 +440,8 @@ class VisionPipeline:
             return PLAIN_PASSES
         return SMALL_MODULE_PASSES if self._scale.module_px < SMALL_MODULE_PX else SHARP_MODULE_PASSES
 
-    def _read_crop(self, crop: np.ndarray) -> tuple[list[DecodedSymbol], list[Point]]:
-        """Symbols read in a crop, and where unread ones seem to lie (crop pixels).
+    def _read_crop(self, crop: np.ndarray) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
+        """Symbols read in a crop, and those located there but left unread (crop pixels).
 
         The first pass decodes the whole crop. Further passes run while the
         decoder located a symbol it could not decode, and only on a window
@@ -444,21 +454,21 @@ class VisionPipeline:
         same_px = self._same_place_px()
         first, *rest = self._passes()
         found, located = self._decode_window(crop, None, first)
-        missed = [spot for spot in located if not _near_any(spot, found, same_px)]
+        missed = [spot for spot in located if not _near_any(spot.center, found, same_px)]
         blind = not found and not missed
         if blind and not self._may_hide_a_sticker(crop):
             # Only part of a sticker, or one under glare the sharpening clipped:
             # with modules of 3 px or more the plain crop is worth its cheap pass.
             rest = rest[:1] if self._scale.module_px >= SMALL_MODULE_PX else []
         for step in rest if (missed or blind) else []:
-            windows = [None] if blind else self._windows(crop, missed)
+            windows = [None] if blind else self._windows(crop, [spot.center for spot in missed])
             located = []
             for window in windows:
                 more, spots = self._decode_window(crop, window, step)
                 found = _merge_symbols(found, more, same_px)
                 located += spots
             candidates = located if blind else missed
-            missed = [spot for spot in candidates if not _near_any(spot, found, same_px)]
+            missed = [spot for spot in candidates if not _near_any(spot.center, found, same_px)]
             blind = not found and not missed
             if not missed and not blind:
                 break
@@ -466,14 +476,14 @@ class VisionPipeline:
 
     def _decode_window(
         self, crop: np.ndarray, window: tuple[int, int, int, int] | None, step: DecodePass
-    ) -> tuple[list[DecodedSymbol], list[Point]]:
+    ) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
         """Symbols read and symbols located but unread in ``crop[window]``, in crop pixels."""
         x0, y0, x1, y1 = window or (0, 0, crop.shape[1], crop.shape[0])
         result = self._safe_decode(step.prepare(crop[y0:y1, x0:x1]))
         scale = 1.0 / step.enlarge
         symbols = [s.scaled(scale).shifted(x0, y0) for s in result.symbols]
         located = [DecodedSymbol(b"", corners).scaled(scale).shifted(x0, y0) for corners in result.located]
-        return symbols, [s.center for s in located if self._sticker_sized(s) and _quiet_zone_clear(crop, s)]
+        return symbols, [s for s in located if self._sticker_sized(s) and _quiet_zone_clear(crop, s)]
 
     def _sticker_sized(self, symbol: DecodedSymbol) -> bool:
         """Whether a located symbol has the size and shape of one of our stickers' codes.
@@ -538,50 +548,85 @@ class VisionPipeline:
         assert self._mapping is not None
         with watch.stage("assemble"):
             ours = [read for read in self._reads if read.card_id is not None]
-            centers = self._mapping.image_to_mat([read.center for read in ours]) if ours else np.empty((0, 2))
-            cards = tuple(
-                self._card(read.card_id, (float(x), float(y)), self.frames - read.since)
-                for read, (x, y) in zip(ours, centers, strict=True)
-                if read.card_id is not None
-            )
+            placed = self._place_on_mat([read.corners for read in ours])
+            cards = tuple(self._card(group) for group in _group_by_card(
+                [(read, sticker, card) for read, (sticker, card) in zip(ours, placed, strict=True)]))
             counts: dict[str, int] = {}
             for card in cards:
                 counts[card.card_id] = counts.get(card.card_id, 0) + 1
             duplicates = tuple(sorted(card_id for card_id, n in counts.items() if n > 1))
             foreign = sum(1 for read in self._reads if read.card_id is None)
-            unread = self._unread_per_zone()
+            unread = self._unread_per_zone(cards)
         return FrameObservation(board, cards, duplicates, foreign, regions, watch.done(), unread)
 
-    def _unread_per_zone(self) -> dict[str, int]:
-        """Zone -> stickers seen but not read, after this frame's retries.
+    def _place_on_mat(self, corners: list[Corners]) -> list[tuple[Point, Point]]:
+        """Each sticker's centre on the mat and the centre of the card it says it is on."""
+        assert self._mapping is not None
+        if not corners:
+            return []
+        on_mat = self._mapping.image_to_mat(np.asarray(corners, np.float64).reshape(-1, 2)).reshape(-1, 4, 2)
+        cards = card_centers_mm(on_mat, self.layout.card_mm, self.layout.sticker_mm)
+        stickers = on_mat.mean(axis=1)
+        return [((float(sx), float(sy)), (float(cx), float(cy)))
+                for (sx, sy), (cx, cy) in zip(stickers, cards, strict=True)]
+
+    def _unread_per_zone(self, cards: tuple[CardObservation, ...]) -> dict[str, int]:
+        """Zone -> cards with a sticker seen but not read (and no other sticker read), after this frame's retries.
 
         A spot near a sticker read since (a retry, or an overlapping crop) is
-        no unread sticker; spots closer together than half a sticker are one.
+        no unread sticker; nor is one whose card was read from its other
+        sticker; two spots that place their cards together are one card.
         """
         assert self._mapping is not None
         same_px = self._same_place_px()
         read_at = [read.center for read in self._reads]
-        spots: list[Point] = []
+        spots: list[Corners] = []
         for crop in self._unread:
             for spot in crop.spots:
-                near_read = any(math.dist(spot, at) <= same_px for at in read_at)
-                if not near_read and not any(math.dist(spot, other) <= same_px for other in spots):
+                at = DecodedSymbol(b"", spot).center
+                if not any(math.dist(at, other) <= same_px for other in read_at):
                     spots.append(spot)
+                    read_at.append(at)  # a second spot at the same place is the same sticker
         counts: dict[str, int] = {}
-        for x, y in self._mapping.image_to_mat(spots) if spots else ():
-            zone = self.layout.zone_at((float(x), float(y)))
+        unread_cards: list[Point] = []
+        known = [card.center_mm for card in cards]
+        for _, centre in self._place_on_mat(spots):
+            if any(math.dist(centre, other) <= SAME_CARD_MM for other in known + unread_cards):
+                continue
+            unread_cards.append(centre)
+            zone = self.layout.zone_at(centre)
             if zone is not None:
                 counts[zone] = counts.get(zone, 0) + 1
         return counts
 
-    def _card(self, card_id: str, center_mm: Point, still_frames: int) -> CardObservation:
-        zone = self.layout.zone_at(center_mm)
-        border = min(
-            abs(cv2.pointPolygonTest(polygon, center_mm, True)) for polygon in self._zones.values()
-        ) if self._zones else ZONE_MARGIN_MM
+    def _card(self, group: list[tuple[StickerRead, Point, Point]]) -> CardObservation:
+        """One card from the reads of its stickers: centre, zone, confidence, stickers, stillness."""
+        card_id = group[0][0].card_id
+        assert card_id is not None
+        centre = (sum(c[0] for _, _, c in group) / len(group), sum(c[1] for _, _, c in group) / len(group))
+        # One signed distance per zone gives both: the first zone (in layout order) the centre is in, and
+        # how far the nearest border is (Layout.zone_at's answer, at half the cost).
+        distances = [(name, cv2.pointPolygonTest(polygon, centre, True)) for name, polygon in self._zones.items()]
+        zone = next((name for name, distance in distances if distance >= 0), None)
+        border = min((abs(distance) for _, distance in distances), default=ZONE_MARGIN_MM)
         confidence = 0.5 + 0.5 * min(1.0, border / ZONE_MARGIN_MM)
-        rounded = (round(center_mm[0], 1), round(center_mm[1], 1))
-        return CardObservation(card_id, rounded, zone, round(confidence, 3), still_frames)
+        rounded = (round(centre[0], 1), round(centre[1], 1))
+        stickers = tuple((round(x, 1), round(y, 1)) for _, (x, y), _ in group)
+        still = max(self.frames - read.since for read, _, _ in group)
+        return CardObservation(card_id, rounded, zone, round(confidence, 3), still, stickers)
+
+
+def _group_by_card(reads: list[tuple[StickerRead, Point, Point]]) -> list[list[tuple[StickerRead, Point, Point]]]:
+    """Reads of one id whose card centres agree are one card (its two stickers); others are other cards."""
+    by_id: dict[str | None, list[list[tuple[StickerRead, Point, Point]]]] = {}
+    for read in reads:
+        groups = by_id.setdefault(read[0].card_id, [])
+        home = next((g for g in groups if math.dist(g[0][2], read[2]) <= SAME_CARD_MM), None)
+        if home is None:
+            groups.append([read])
+        else:
+            home.append(read)
+    return [group for groups in by_id.values() for group in groups]
 
 
 def _sticker_read(symbol: DecodedSymbol, since: int) -> StickerRead:

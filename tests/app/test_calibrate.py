@@ -36,16 +36,14 @@ def layout() -> Layout:
     return load_layout(WEBCAM_LAYOUT)
 
 
-def sticker_at(layout: Layout, card_id: str, zone: str, rotation: float = 0.0) -> PlacedCard:
-    """A card whose sticker lies on the zone's centre."""
-    sx, sy = PlacedCard(card_id, (0.0, 0.0), rotation).sticker_center_mm(layout.card_mm, layout.sticker_mm)
-    cx, cy = layout.zone_center(zone)
-    return PlacedCard(card_id, (cx - sx, cy - sy), rotation)
+def card_at(layout: Layout, card_id: str, zone: str, rotation: float = 0.0) -> PlacedCard:
+    """A card lying on the zone's centre."""
+    return PlacedCard(card_id, layout.zone_center(zone), rotation)
 
 
 def table(layout: Layout) -> list[PlacedCard]:
-    return [sticker_at(layout, "R07", "m1.mountain", 20.0), sticker_at(layout, "K18", "p2.river.3", 135.0),
-            sticker_at(layout, "G02", "discard")]
+    return [card_at(layout, "R07", "m1.mountain", 20.0), card_at(layout, "K18", "p2.river.3", 135.0),
+            card_at(layout, "G02", "discard")]
 
 
 def frame(layout: Layout, cards: list[PlacedCard] | None = None, **options: Any) -> np.ndarray:

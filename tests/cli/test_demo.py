@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_demo_plays_a_whole_game_and_ends_with_the_final_scores(tmp_path: Path) -> None:
     gif = tmp_path / "oled.gif"
-    # --fast: the shortest of 200 games (36 moves, 530 frames at 4608x2592), through vision,
+    # --fast: the shortest of 200 games (36 moves, 540 frames at 4608x2592), through vision,
     # tracker, engine, journal and the ui controller as `companion run` has them.
     done = subprocess.run([sys.executable, "-m", "companion", "demo", "--fast", "--gif", str(gif)],
                           capture_output=True, text=True, cwd=tmp_path, timeout=300)

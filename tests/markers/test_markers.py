@@ -22,10 +22,10 @@ from companion.markers.codes import (
     MarkerError,
     payload_for,
     qr_modules,
-    sticker_offset_mm,
 )
 from companion.markers.sheets import A4_MM, sticker_places
 from companion.vision.layout import Layout, load_layout
+from companion.vision.stickers import sticker_offsets_mm
 
 DPI = 600
 PX_PER_MM = DPI / 25.4
@@ -68,14 +68,14 @@ def test_qr_is_version_1_level_h() -> None:
     assert word >> 13 == 0b10
 
 
-def test_sticker_sits_in_a_card_corner() -> None:
-    assert sticker_offset_mm((70, 70), 16) == (-23.0, -23.0)
+def test_stickers_sit_in_opposite_card_corners() -> None:
+    assert sticker_offsets_mm((70, 70), 16) == ((-23.0, -23.0), (23.0, 23.0))
 
 
 def test_files_written(out_dir: Path) -> None:
     names = sorted(path.name for path in out_dir.iterdir())
     assert names == ["fiducials.pdf", "fiducials.png", "guide.pdf", "guide.png",
-                     "stickers-1.png", "stickers-2.png", "stickers.pdf"]
+                     "stickers-1.png", "stickers-2.png", "stickers-3.png", "stickers-4.png", "stickers.pdf"]
 
 
 def test_pngs_are_a4_at_600_dpi(out_dir: Path) -> None:
@@ -86,7 +86,7 @@ def test_pngs_are_a4_at_600_dpi(out_dir: Path) -> None:
 
 
 def test_pdfs_are_a4_pages(out_dir: Path) -> None:
-    for name, pages in (("stickers", 2), ("fiducials", 1), ("guide", 1)):
+    for name, pages in (("stickers", 4), ("fiducials", 1), ("guide", 1)):
         data = (out_dir / f"{name}.pdf").read_bytes()
         boxes = re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", data)
         assert len(boxes) == pages
@@ -97,23 +97,23 @@ def test_pdfs_are_a4_pages(out_dir: Path) -> None:
 
 
 def test_every_sticker_decodes_with_exact_module_pitch(out_dir: Path, layout: Layout) -> None:
-    pages = [_grey(out_dir / f"stickers-{n}.png") for n in (1, 2)]
+    pages = [_grey(out_dir / f"stickers-{n}.png") for n in (1, 2, 3, 4)]
     expected_pitch = layout.sticker_mm / 29 * PX_PER_MM  # 29 modules with the quiet zone
-    read = set()
+    read: list[str] = []
     for place in sticker_places(layout.sticker_mm):
         left, top = round(place.left_mm * PX_PER_MM), round(place.top_mm * PX_PER_MM)
         side = round(layout.sticker_mm * PX_PER_MM)
         crop = pages[place.page][top - 20 : top + side + 20, left - 20 : left + side + 20]
         symbols = pyzbar.decode(cv2.resize(crop, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
         assert [s.data for s in symbols] == [payload_for(place.card_id).encode()]
-        read.add(place.card_id)
+        read.append(place.card_id)
         dark_rows = np.flatnonzero((crop < 128).any(axis=1))
         dark_cols = np.flatnonzero((crop < 128).any(axis=0))
         # 21 dark-bounded modules; the quiet zone (4 modules) is white on all sides.
         assert (dark_cols[-1] - dark_cols[0] + 1) / 21 == pytest.approx(expected_pitch, abs=0.1)
         assert (dark_rows[-1] - dark_rows[0] + 1) / 21 == pytest.approx(expected_pitch, abs=0.1)
         assert dark_cols[0] - 20 == pytest.approx(4 * expected_pitch, abs=1.5)
-    assert read == set(CARD_IDS)
+    assert sorted(read) == sorted(CARD_IDS * 2)  # two stickers for every card
 
 
 def test_fiducials_at_layout_size(out_dir: Path, layout: Layout) -> None:

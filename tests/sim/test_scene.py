@@ -30,6 +30,7 @@ from companion.sim.scene import (
 )
 from companion.sim.tables import INSIDE_MM, inside_by_mm, random_hand
 from companion.vision.layout import ZONE_NAMES, Layout, load_layout
+from companion.vision.stickers import card_center_mm
 
 # 2304x1296 with 32 mm stickers: about 3 px per module, readable by pyzbar.
 READABLE = SceneOptions(resolution=(2304, 1296), sticker_mm=32.0)
@@ -69,25 +70,68 @@ def test_homography_frames_the_mat(layout: Layout) -> None:
     assert not np.allclose(tilted, untilted, atol=5)
 
 
+def _decode_all(scene: RenderedScene) -> list[tuple[str, tuple[float, float]]]:
+    """(payload, centre in pixels) of every QR code pyzbar reads, twins included."""
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    found = []
+    for symbol in pyzbar.decode(gray, symbols=[pyzbar.ZBarSymbol.QRCODE]):
+        xs = [p.x for p in symbol.polygon]
+        ys = [p.y for p in symbol.polygon]
+        found.append((symbol.data.decode("latin-1"), (sum(xs) / len(xs), sum(ys) / len(ys))))
+    return found
+
+
 @pytest.mark.parametrize("rotation", [0.0, 37.0, 90.0, 180.0, 251.0, 270.0])
-def test_sticker_is_where_truth_says_at_any_rotation(layout: Layout, rotation: float) -> None:
+def test_both_stickers_are_where_truth_says_at_any_rotation(layout: Layout, rotation: float) -> None:
     card = PlacedCard("G11", (350.0, 130.0), rotation)
     scene = render_table(layout, [card], READABLE)
     (truth,) = scene.truth
-    assert truth.visible and truth.zone == layout.zone_at(truth.center_mm)
-    found = _decode(scene)
-    assert set(found) == {"MDL-G11"}
-    assert math.dist(found["MDL-G11"], truth.center_px) < 2.0
-    # The rotation convention: counter-clockwise as seen, sticker top-left at 0.
-    offset = np.subtract(truth.center_mm, card.center_mm)
+    assert truth.visible and truth.zone == layout.zone_at(card.center_mm) and truth.center_mm == card.center_mm
+    assert len(truth.stickers) == 2 and all(s.visible for s in truth.stickers)
+    found = _decode_all(scene)
+    assert [payload for payload, _ in found] == ["MDL-G11", "MDL-G11"]
+    for sticker in truth.stickers:
+        assert min(math.dist(at, sticker.center_px) for _, at in found) < 2.0
+    # The rotation convention: counter-clockwise as seen, the first sticker top-left at 0.
+    offset = np.subtract(truth.stickers[0].center_mm, card.center_mm)
     expected = {0.0: (-1, -1), 90.0: (-1, 1), 180.0: (1, 1), 270.0: (1, -1)}.get(rotation)
     if expected is not None:
         assert tuple(np.sign(offset).astype(int)) == expected
+    # The second sticker is across the card's centre from the first.
+    assert np.allclose(np.add(truth.stickers[0].center_mm, truth.stickers[1].center_mm), np.multiply(2, card.center_mm))
+
+
+@pytest.mark.parametrize("rotation", [0.0, 23.0, 90.0, 200.0, 315.0])
+def test_each_sticker_alone_gives_the_card_centre(layout: Layout, rotation: float) -> None:
+    card = PlacedCard("O02", (210.0, 250.0), rotation)
+    for square in card.sticker_squares_mm(layout.card_mm, layout.sticker_mm):
+        centre = card_center_mm(square, layout.card_mm, layout.sticker_mm)
+        assert math.dist(centre, card.center_mm) < 1e-6
+    # An old card with one sticker (top-left) is the same formula.
+    old = dataclasses.replace(card, stickers=1)
+    (square,) = old.sticker_squares_mm(layout.card_mm, layout.sticker_mm)
+    assert math.dist(card_center_mm(square, layout.card_mm, layout.sticker_mm), card.center_mm) < 1e-6
+
+
+def test_an_old_card_shows_one_sticker(layout: Layout) -> None:
+    scene = render_table(layout, [PlacedCard("G11", (350.0, 130.0), 30.0, stickers=1)], READABLE)
+    assert len(scene.truth[0].stickers) == 1
+    assert [payload for payload, _ in _decode_all(scene)] == ["MDL-G11"]
+
+
+def test_a_fanned_card_still_shows_its_other_corner(layout: Layout) -> None:
+    # Turned half a turn, a card's top-left corner (as seen) holds its second sticker.
+    under = PlacedCard("R01", (150.0, 200.0), 180.0)
+    over = PlacedCard("K02", (190.0, 200.0))  # leaves a 40 mm strip on the left of R01 (32 mm stickers)
+    scene = render_table(layout, [under, over], READABLE)
+    by_id = {t.card_id: t for t in scene.truth}
+    assert by_id["R01"].visible and [s.visible for s in by_id["R01"].stickers] == [False, True]
+    assert sorted(payload for payload, _ in _decode_all(scene)) == ["MDL-K02", "MDL-K02", "MDL-R01"]
 
 
 def test_later_cards_cover_earlier_ones(layout: Layout) -> None:
     under = PlacedCard("R01", (150.0, 200.0))
-    over = PlacedCard("K02", (140.0, 190.0), 90.0)  # lies over R01's top-left sticker
+    over = PlacedCard("K02", (145.0, 195.0), 90.0)  # lies over both of R01's stickers
     scene = render_table(layout, [under, over], READABLE)
     by_id = {t.card_id: t for t in scene.truth}
     assert not by_id["R01"].visible and by_id["K02"].visible
@@ -130,19 +174,21 @@ def test_fiducials_are_detected_where_the_layout_puts_them(layout: Layout) -> No
 
 
 def test_crease_moves_stickers_and_truth_follows(layout: Layout) -> None:
-    card = PlacedCard("K09", (380.0, 130.0), 20.0)
+    card = PlacedCard("K09", (380.0, 130.0), 20.0, stickers=1)
     flat = render_table(layout, [card], READABLE)
     creased = render_table(layout, [card], SceneOptions(resolution=(2304, 1296), sticker_mm=32.0, crease=6.0, seed=3))
-    moved = math.dist(flat.truth[0].center_px, creased.truth[0].center_px)
+    flat_sticker, creased_sticker = flat.truth[0].stickers[0], creased.truth[0].stickers[0]
+    moved = math.dist(flat_sticker.center_px, creased_sticker.center_px)
     assert moved > 1.0, "a 6 mm crease should move a sticker near the fold"
-    assert flat.truth[0].center_mm == creased.truth[0].center_mm  # the cloth coordinate is unchanged
-    assert math.dist(_decode(creased)["MDL-K09"], creased.truth[0].center_px) < 2.0
+    assert flat_sticker.center_mm == creased_sticker.center_mm  # the cloth coordinate is unchanged
+    assert math.dist(_decode(creased)["MDL-K09"], creased_sticker.center_px) < 2.0
     assert np.allclose(flat.mat_to_image, creased.mat_to_image)  # nominal homography
 
 
 def test_foreign_codes_are_drawn_but_not_truth(layout: Layout) -> None:
     codes = (
-        ForeignCode("MDL-Z99", (181.0, 101.0), 40.0, 30.0),  # right over R18's sticker
+        ForeignCode("MDL-Z99", (181.0, 101.0), 40.0, 30.0),  # right over R18's first sticker
+        ForeignCode("MDL-Y01", (209.0, 129.0), 40.0),  # and its second
         ForeignCode("https://example.com/x", (500.0, 280.0), 36.0),
     )
     scene = render_table(
@@ -150,7 +196,7 @@ def test_foreign_codes_are_drawn_but_not_truth(layout: Layout) -> None:
         [PlacedCard("R18", (195.0, 115.0))],
         SceneOptions(resolution=(2304, 1296), sticker_mm=32.0, foreign_codes=codes),
     )
-    assert set(_decode(scene)) == {"MDL-Z99", "https://example.com/x"}
+    assert set(_decode(scene)) == {"MDL-Z99", "MDL-Y01", "https://example.com/x"}
     assert [t.card_id for t in scene.truth] == ["R18"] and not scene.truth[0].visible
 
 
@@ -188,14 +234,10 @@ def test_random_table_is_plausible_and_reproducible(layout: Layout) -> None:
     cards = random_table(layout, np.random.default_rng(11), 80)
     assert len(cards) == 80 and len({c.card_id for c in cards}) == 80
     assert cards == random_table(layout, np.random.default_rng(11), 80)
-    zones = {layout.zone_at(c.sticker_center_mm(layout.card_mm, layout.sticker_mm)) for c in cards}
+    zones = {layout.zone_at(c.center_mm) for c in cards}
     assert None not in zones and zones <= set(ZONE_NAMES)
     assert {"deck", "m1.mountain", "m2.mountain", "discard"} <= zones
-    assert all(
-        not c.face_up
-        for c in cards
-        if layout.zone_at(c.sticker_center_mm(layout.card_mm, layout.sticker_mm)) in {"deck", "p1.cup", "p2.cup"}
-    )
+    assert all(not c.face_up for c in cards if layout.zone_at(c.center_mm) in {"deck", "p1.cup", "p2.cup"})
     rotations = {round(c.rotation_deg) % 90 for c in cards}
     assert len(rotations) > 10, "cards lie at all sorts of angles"
     endgame = random_table(layout, np.random.default_rng(11), 60, endgame=True)
@@ -203,17 +245,14 @@ def test_random_table_is_plausible_and_reproducible(layout: Layout) -> None:
     assert len(random_table(layout, np.random.default_rng(1), 108)) == 108
 
 
-@pytest.mark.parametrize("sticker_mm", [16.0, 32.0])
-def test_random_tables_keep_stickers_off_zone_borders(layout: Layout, sticker_mm: float) -> None:
-    # Players lay cards inside zones: no sticker centre closer than 3 mm to a border.
-    sized = dataclasses.replace(layout, sticker_mm=sticker_mm)
+def test_random_tables_keep_card_centres_off_zone_borders(layout: Layout) -> None:
+    # Players lay cards inside zones: no card centre closer than 3 mm to a border.
     for seed in range(30):
         for endgame in (False, True):
-            for card in random_table(sized, np.random.default_rng(seed), 108, endgame=endgame):
-                sticker = card.sticker_center_mm(sized.card_mm, sticker_mm)
-                zone = sized.zone_at(sticker)
+            for card in random_table(layout, np.random.default_rng(seed), 108, endgame=endgame):
+                zone = layout.zone_at(card.center_mm)
                 assert zone is not None
-                assert inside_by_mm(sticker, sized.zones[zone]) >= INSIDE_MM - 1e-9
+                assert inside_by_mm(card.center_mm, layout.zones[zone]) >= INSIDE_MM - 1e-9
 
 
 def test_inside_by_mm_is_the_distance_to_the_nearest_edge() -> None:
@@ -221,6 +260,21 @@ def test_inside_by_mm_is_the_distance_to_the_nearest_edge() -> None:
     assert inside_by_mm((5.0, 5.0), square) == pytest.approx(5.0)
     assert inside_by_mm((1.0, 7.0), square) == pytest.approx(1.0)
     assert inside_by_mm((13.0, 14.0), square) == pytest.approx(-5.0)
+
+
+def test_a_bumped_table_is_smeared_along_the_motion(layout: Layout) -> None:
+    cards = [PlacedCard("G01", (350.0, 130.0))]
+    sharp = cv2.cvtColor(render_table(layout, cards, SMALL).image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    for angle in (0.0, 90.0):
+        options = SceneOptions(resolution=SMALL.resolution, motion_mm=12.0, motion_deg=angle)
+        shaken = cv2.cvtColor(render_table(layout, cards, options).image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        across_x = np.abs(np.diff(shaken, axis=1)).mean() / np.abs(np.diff(sharp, axis=1)).mean()
+        across_y = np.abs(np.diff(shaken, axis=0)).mean() / np.abs(np.diff(sharp, axis=0)).mean()
+        # A horizontal smear wipes out horizontal detail (edges met along x) much more than vertical.
+        smeared, kept = (across_x, across_y) if angle == 0.0 else (across_y, across_x)
+        assert smeared < 0.6 * kept
+    with pytest.raises(SceneError, match="motion_mm"):
+        SceneOptions(motion_mm=-1.0)
 
 
 def test_random_table_renders_with_most_fanned_stickers_visible(layout: Layout) -> None:

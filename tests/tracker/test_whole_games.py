@@ -14,7 +14,8 @@ import random
 import pytest
 
 from companion.engine import Claim, Reveal, play_random_game, summary, table_record
-from companion.sim.game import script_game, script_observations
+from companion.sim.game import script_game
+from companion.sim.script import script_observations
 from companion.tracker.tracker import Tracker
 from companion.vision.layout import load_layout
 

@@ -44,8 +44,6 @@ def render(layout: Layout) -> Render:
 
 def card_in(layout: Layout, card_id: str, zone: str, rotation: float = 0.0,
             shift: tuple[float, float] = (0.0, 0.0)) -> PlacedCard:
-    """A card whose *sticker* lies at the zone's centre (plus ``shift``)."""
-    probe = PlacedCard(card_id, (0.0, 0.0), rotation)
-    sx, sy = probe.sticker_center_mm(layout.card_mm, layout.sticker_mm)
+    """A card whose centre lies at the zone's centre (plus ``shift``)."""
     cx, cy = layout.zone_center(zone)
-    return PlacedCard(card_id, (cx - sx + shift[0], cy - sy + shift[1]), rotation)
+    return PlacedCard(card_id, (cx + shift[0], cy + shift[1]), rotation)

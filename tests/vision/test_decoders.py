@@ -67,3 +67,20 @@ def test_zxing_tells_a_located_but_unreadable_symbol() -> None:
 def test_unknown_decoder_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="quirc"):
         make_decoder("quirc")
+
+
+@pytest.mark.parametrize("name", sorted(DECODERS))
+@pytest.mark.parametrize("angle", [0.0, 44.0, 46.0, 90.0, 135.0, 181.0, 226.0, 300.0])
+def test_corners_come_in_the_symbols_own_order(name: str, angle: float) -> None:
+    # The code's top-left corner (its finder pattern between the two others) comes first, then
+    # clockwise as printed: that is how a read tells which way its sticker is turned.
+    image = sticker("MDL-P12", angle=angle)
+    (symbol,) = make_decoder(name).decode(image)
+    h, w = image.shape
+    rotation = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    quiet = 30 + 4 * 4  # border and quiet zone, in pixels before turning
+    side = 21 * 4
+    printed = [(quiet, quiet), (quiet + side, quiet), (quiet + side, quiet + side), (quiet, quiet + side)]
+    expected = [rotation @ np.array([x, y, 1.0]) for x, y in printed]
+    for corner, want in zip(symbol.corners, expected, strict=True):
+        assert np.hypot(corner[0] - want[0], corner[1] - want[1]) < 6

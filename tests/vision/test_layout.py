@@ -127,6 +127,7 @@ def test_check_finds_missing_zone_overlap_and_fiducial_problems() -> None:
     document["fiducials"][2]["id"] = 3  # twice
     document["zones"]["p1.cup"] = [[488, 320], [530, 320], [530, 398], [488, 398]]  # too narrow
     document["zones"]["p2.reveal"] = [[32, -10], [136, -10], [136, 80], [32, 80]]  # off the mat
+    document["sticker_mm"] = 34  # two of them on a 70 mm card: their codes would overlap
     problems = check_layout(layout_from_dict(document))
     text = "\n".join(problems)
     assert "missing zone 'discard'" in text
@@ -136,6 +137,7 @@ def test_check_finds_missing_zone_overlap_and_fiducial_problems() -> None:
     assert "fiducial 3: id used twice" in text
     assert "zone 'p1.cup' is too small" in text
     assert "zone 'p2.reveal' is not inside" in text
+    assert "sticker_mm 34 is too large for two stickers on a (70, 70) mm card" in text
     assert all("\n" not in problem for problem in problems)
 
 

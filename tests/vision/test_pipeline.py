@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -41,18 +42,20 @@ def test_local_correction_beats_one_homography_on_a_creased_cloth(layout: Layout
     pipeline = VisionPipeline(layout)
     pipeline.scan(scene.image)
     assert pipeline.mapping is not None
-    reads = {read.card_id: read.center for read in pipeline.reads if read.card_id}
-    truths = [t for t in scene.visible_truth() if t.card_id in reads]
-    assert len(truths) >= 10
-    image = np.array([reads[t.card_id] for t in truths])
-    truth = np.array([t.center_mm for t in truths])
+    stickers = {(t.card_id, n): s for t in scene.truth for n, s in enumerate(t.stickers) if s.visible}
+    pairs = [(read.center, sticker.center_mm) for read in pipeline.reads if read.card_id
+             for (card_id, _), sticker in stickers.items()
+             if card_id == read.card_id and math.dist(read.center, sticker.center_px) < 10]
+    assert len(pairs) >= 10
+    image = np.array([at for at, _ in pairs])
+    truth = np.array([mm for _, mm in pairs])
     corrected = np.linalg.norm(pipeline.mapping.image_to_mat(image) - truth, axis=1)
     plain = np.linalg.norm(
         cv2.perspectiveTransform(image.reshape(-1, 1, 2), pipeline.mapping.homography).reshape(-1, 2) - truth,
         axis=1,
     )
     assert corrected.mean() < plain.mean()
-    assert corrected.max() < 2.5
+    assert corrected.max() < 3.0  # the crease moves the cloth up to 3 mm
 
 
 def test_foreign_codes_are_counted_never_cards(layout: Layout, render: Render) -> None:
@@ -74,8 +77,8 @@ def test_the_same_card_twice_is_reported_not_guessed_away(layout: Layout, render
 
 
 def test_a_card_outside_every_zone_has_no_zone(layout: Layout, render: Render) -> None:
-    # Between the left fiducial column and the zones: on the mat, in no zone.
-    outside = card_in(layout, "P01", "m1.mountain", shift=(-(layout.zone_center("m1.mountain")[0] - 24.0), 60.0))
+    # Its centre between the left fiducial column and the zones (on the mat, in no zone), between two fiducials.
+    outside = PlacedCard("P01", (24.0, 70.0))
     scene = render([outside])
     assert scene.truth[0].zone is None and scene.truth[0].visible
     cards = VisionPipeline(layout).scan(scene.image).cards
@@ -197,3 +200,38 @@ def test_a_fiducial_uncovered_later_is_found_again(layout: Layout, render: Rende
     assert len(uncovered.changed_regions) == 1  # a steady frame, not a new full scan
     assert marker.id in uncovered.board.fiducials
     assert uncovered.board.homography_age == 0
+
+
+def test_both_stickers_of_a_card_make_one_card_at_its_centre(layout: Layout, render: Render) -> None:
+    card = card_in(layout, "G07", "m2.field.p1", 33.0)
+    observation = VisionPipeline(layout).scan(render([card]).image)
+    (seen,) = observation.cards
+    assert (seen.card_id, seen.zone, len(seen.stickers_mm)) == ("G07", "m2.field.p1", 2)
+    assert math.dist(seen.center_mm, card.center_mm) < 1.5
+    assert observation.duplicates == ()
+
+
+@pytest.mark.parametrize("decoder", sorted(DECODERS))
+def test_the_zone_is_the_one_holding_the_card_centre_whichever_sticker_shows(
+    layout: Layout, render: Render, decoder: str
+) -> None:
+    # The card's centre is in the mountain, 12 mm below its top border; its first sticker (32 mm
+    # stickers: 15 mm from the centre) lies in the field above. A card laid over its right part
+    # hides the second sticker: the first alone must still put the card in the mountain.
+    top = min(y for _, y in layout.zones["m1.mountain"])
+    card = PlacedCard("R03", (150.0, top + 12.0))
+    cover = PlacedCard("K11", (190.0, top + 30.0))
+    scene = render([card, cover])
+    truth = next(t for t in scene.truth if t.card_id == "R03")
+    assert [s.visible for s in truth.stickers] == [True, False]
+    assert layout.zone_at(truth.stickers[0].center_mm) == "m1.field.p2"
+    seen = next(c for c in VisionPipeline(layout, decoder).scan(scene.image).cards if c.card_id == "R03")
+    assert seen.zone == "m1.mountain" and len(seen.stickers_mm) == 1
+    assert math.dist(seen.center_mm, card.center_mm) < 1.5
+
+
+def test_an_old_card_with_one_sticker_is_read_where_it_lies(layout: Layout, render: Render) -> None:
+    card = dataclasses.replace(card_in(layout, "P09", "p2.river.4", 200.0), stickers=1)
+    (seen,) = VisionPipeline(layout).scan(render([card]).image).cards
+    assert (seen.card_id, seen.zone, len(seen.stickers_mm)) == ("P09", "p2.river.4", 1)
+    assert math.dist(seen.center_mm, card.center_mm) < 1.5

@@ -1,0 +1,113 @@
+"""A whole game at the table as a timeline of shots, and what an ideal camera reads of it.
+
+Two writers lay a finished game of the rules engine on the table, each with
+its own players' habits: :mod:`companion.sim.game` (tidy players: every corner
+code in view, a rest after each move) and :mod:`companion.sim.sloppy` (tight
+fans turned either way, one stacked discard pile, quick moves, bumps). Both
+produce a :class:`GameScript`; the frames come from
+:func:`companion.sim.frames.render_frames` (through the vision pipeline), or
+straight from :func:`script_observations` (the ideal camera, no images).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from companion.engine import Game
+from companion.sim.scene import PlacedCard, SceneOptions, scene_truth
+from companion.vision.layout import Layout, Point
+from companion.vision.observation import BoardStatus, CardObservation, FrameObservation
+from companion.vision.stickers import STICKER_MODULES
+
+# The ideal camera under motion blur (a bumped table), in QR modules of the
+# stickers: up to half a module every sticker still reads, from one and a half
+# none does; in between each card reads by chance.
+SHARP_BLUR_MODULES = 0.5
+LOST_BLUR_MODULES = 1.5
+# ArUco finds a marker while the blur stays under half a cell of it.
+FIDUCIAL_BLUR_CELLS = 0.5
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A scene held for a while: still, or shaken (the table bumped) when ``blur_mm`` > 0."""
+
+    cards: tuple[PlacedCard, ...]
+    hand: tuple[Point, ...] | None
+    seconds: float
+    note: str = ""
+    blur_mm: float = 0.0
+    """Length of the motion blur, in millimetres of the mat (0: a sharp, still frame)."""
+    blur_deg: float = 0.0
+    """Direction of the motion blur in the frame (0: along the mat's x axis)."""
+
+
+@dataclass(frozen=True)
+class Injection:
+    """An illegal placement, taken back: the tracker should warn about ``card_id`` in ``zone``."""
+
+    card_id: str
+    zone: str
+    start_s: float
+    end_s: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameScript:
+    """A whole game as shots, whichever way it was laid (``style``: ``tidy`` or ``sloppy``)."""
+
+    game: Game
+    shots: tuple[Shot, ...]
+    injections: tuple[Injection, ...] = ()
+    style: str = "tidy"
+
+    @property
+    def duration_s(self) -> float:
+        return sum(shot.seconds for shot in self.shots)
+
+    def frame_shots(self, fps: float) -> list[int]:
+        """The shot shown in each frame at ``fps``."""
+        frames: list[int] = []
+        elapsed = 0.0
+        for index, shot in enumerate(self.shots):
+            elapsed += shot.seconds
+            frames += [index] * (round(elapsed * fps) - len(frames))
+        return frames
+
+
+def script_observations(script: GameScript, layout: Layout, fps: float, miss_p: float = 0.01,
+                        options: SceneOptions | None = None, seed: int = 0) -> Iterator[FrameObservation]:
+    """Ideal camera observations of each frame.
+
+    Every card with a fully visible sticker is read (at its card centre), a
+    few missed at random (``miss_p``). Frames of a bumped table read little
+    or nothing: a card reads only by chance once the motion blur nears a QR
+    module, not at all beyond one and a half, and the board is lost once the
+    blur reaches half a fiducial cell.
+    """
+    rng = random.Random(seed)
+    options = options or SceneOptions()
+    sticker_mm = options.sticker_mm or layout.sticker_mm
+    module_mm = sticker_mm / STICKER_MODULES
+    cell_mm = min((f.size_mm for f in layout.fiducials), default=24.0) / 6
+    seen: dict[int, tuple[CardObservation, ...]] = {}
+    board = BoardStatus(True, tuple(f.id for f in layout.fiducials))
+    lost = BoardStatus(False, (), reason="board not found (motion blur)")
+    for shot_index in script.frame_shots(fps):
+        shot = script.shots[shot_index]
+        if shot.blur_mm >= FIDUCIAL_BLUR_CELLS * cell_mm:
+            yield FrameObservation(lost)
+            continue
+        if shot_index not in seen:
+            truth = scene_truth(layout, shot.cards, replace(options, hand=shot.hand))
+            seen[shot_index] = tuple(
+                CardObservation(t.card_id, t.center_mm, t.zone, 1.0,
+                                stickers_mm=tuple(s.center_mm for s in t.stickers if s.visible))
+                for t in truth if t.visible and t.zone is not None)
+        blur = shot.blur_mm / module_mm
+        read_p = min(1.0, max(0.0, (LOST_BLUR_MODULES - blur) / (LOST_BLUR_MODULES - SHARP_BLUR_MODULES)))
+        cards = tuple(c for c in seen[shot_index] if rng.random() >= miss_p and rng.random() < read_p)
+        yield FrameObservation(board, cards)
