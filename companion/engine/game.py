@@ -346,7 +346,7 @@ class Game:
         """The first rule the event breaks, in the contract's order, or ``None``."""
         if self.phase is Phase.OVER and not isinstance(event, Reveal):
             return Violation(Reason.GAME_OVER, "The game is over.")
-        check = _CHECKS.get(type(event))
+        check = _CHECKS.get(type(event)) or _CHECKS.get(_event_type(event))
         if check is None:
             raise InvalidEventError(f"not an event: {event!r}")
         return check(self, event)
@@ -657,7 +657,7 @@ class Game:
         return game
 
     def _apply(self, event: Event) -> None:
-        _APPLY[type(event)](self, event)
+        (_APPLY.get(type(event)) or _APPLY[_event_type(event)])(self, event)
 
     def _apply_mountain(self, event: MountainPlay) -> None:
         required = self.required_draws(event)
@@ -726,8 +726,8 @@ class Game:
         self.phase = Phase.CLAIM
         self.destroying = mandala
         self.completer = player
-        ones = len(self.known[field_zone(mandala, 0)])
-        twos = len(self.known[field_zone(mandala, 1)])
+        ones = self.size(field_zone(mandala, 0))
+        twos = self.size(field_zone(mandala, 1))
         self.turn = 1 - player if ones == twos else (0 if ones > twos else 1)
 
     def _claim(self, event: Claim) -> None:
@@ -827,6 +827,11 @@ _APPLY: dict[type, Callable[[Game, Any], None]] = {
     Reveal: Game._apply_reveal,
     Resync: Game._apply_resync,
 }
+
+
+def _event_type(event: object) -> type:
+    """The event class an object is (a subclass made by a caller counts as its base)."""
+    return next((kind for kind in _CHECKS if isinstance(event, kind)), type(event))
 
 
 def _subsets(cards: Sequence[Card], largest: int) -> Iterator[tuple[Card, ...]]:

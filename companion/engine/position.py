@@ -72,6 +72,8 @@ class Position:
     """Cup cards known by identity (claimed while the camera watched)."""
     unseen_mountains: tuple[int, int] = (0, 0)
     """Mountain cards that lie there but were never read (under another card)."""
+    unseen_fields: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
+    """Field cards that lie there but were never read, ``[mandala][player]``."""
     hands: tuple[int, int] = (6, 6)
     cup_sizes: tuple[int, int] | None = None
     """Whole cup sizes; None: the known cup cards plus the two starting ones."""
@@ -139,6 +141,9 @@ def _hidden_counts(position: Position, known: list[list[Card]]) -> list[int]:
     hidden = [0] * ZONE_COUNT
     for mandala in MANDALAS:
         hidden[mountain_zone(mandala)] = _count(position.unseen_mountains[mandala], f"m{mandala + 1} unseen cards")
+        for player in PLAYERS:
+            hidden[field_zone(mandala, player)] = _count(position.unseen_fields[mandala][player],
+                                                         f"m{mandala + 1} p{player + 1} unseen field cards")
     for player in PLAYERS:
         hidden[HANDS[player]] = _count(position.hands[player], f"p{player + 1} hand", HAND_LIMIT)
         known_cup = len(known[CUPS[player]])
@@ -202,6 +207,8 @@ def position_of(game: Game) -> Position:
         discard=tuple(game.known[DISCARD]),
         cups=(tuple(game.known[CUPS[0]]), tuple(game.known[CUPS[1]])),
         unseen_mountains=(game.hidden[mountain_zone(0)], game.hidden[mountain_zone(1)]),
+        unseen_fields=((game.hidden[field_zone(0, 0)], game.hidden[field_zone(0, 1)]),
+                       (game.hidden[field_zone(1, 0)], game.hidden[field_zone(1, 1)])),
         hands=(game.hand_size(0), game.hand_size(1)),
         cup_sizes=(game.cup_size(0), game.cup_size(1)),
         deck=game.deck_size,

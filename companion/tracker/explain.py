@@ -25,13 +25,13 @@ was away is the same search, allowed to go deeper.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from companion.engine import Claim, Discard, Event, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
-from companion.engine.cards import COLOR_OF, Card, card_name, parse_card
-from companion.engine.game import UNSEEN, mountain_zone
-from companion.engine.position import identify
+from companion.engine.cards import COLOR_OF, Card, card_name, colors_in, parse_card
+from companion.engine.game import UNSEEN, field_zone, mountain_zone
+from companion.engine.position import build, identify, position_of
 from companion.errors import PositionError
 from companion.tracker import zones
 
@@ -45,7 +45,9 @@ COVERED = 0.02
 """A card the state keeps on the table that is not seen: covered, most likely."""
 EVENT = 0.25
 """Each event of an explanation: fewer events explain better."""
-UNDO_COST = (0.0, 0.5, 0.7)
+RECOUNT = 0.3
+"""Deciding that a field held a card nobody read, to make the other player the first picker."""
+UNDO_COST = (0.0, 0.4, 0.7)
 """Taking the last play back (a player changed their mind): its cards left with nothing over them, or with a
 card in sight that could lie over them."""
 IDENTIFY = 0.05
@@ -196,12 +198,31 @@ def taken_back(game: Game, evidence: Evidence) -> str:
     when something could (a later card where they lay), ``""`` when not.
     """
     last = game.peek()
+    if isinstance(last, Claim):
+        return "uncovered" if _claimed_another_card(game, last, evidence) else ""
     if not isinstance(last, MountainPlay | FieldPlay) or not last.cards:
         return ""
     names = [card_name(card) for card in last.cards]
     if any(name in evidence.seen or name in evidence.glimpses for name in names):
         return ""
     return "uncovered" if all(name in evidence.uncovered for name in names) else "covered"
+
+
+def _claimed_another_card(game: Game, claim: Claim, evidence: Evidence) -> bool:
+    """The last claim's river card is not in the river, another card of its color from nowhere is.
+
+    The claim was made before the river card was seen: the card laid there
+    was one nobody had read in the mountain (under another card).
+    """
+    river = game.river(claim.player)
+    if not river or COLOR_OF[river[-1]] != claim.color:
+        return False
+    zone = zones.river(claim.player, len(river))
+    seen_at = evidence.seen.get(card_name(river[-1]))
+    if seen_at is not None:
+        return seen_at != zone and zones.parse_zone(seen_at).kind == "river"  # in the other player's river
+    return any(z == zone and COLOR_OF[parse_card(c)] == claim.color and game.location(parse_card(c)) == UNSEEN
+               for c, z in evidence.seen.items())
 
 
 def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
@@ -211,7 +232,8 @@ def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
 
 
 def _events_cost(events: tuple[Event, ...]) -> float:
-    return sum(IDENTIFY if isinstance(event, Resync) else EVENT for event in events)
+    return sum(event.cost if isinstance(event, Correction) else IDENTIFY if isinstance(event, Resync) else EVENT
+               for event in events)
 
 
 def _obligations(game: Game) -> tuple[object, ...]:
@@ -246,9 +268,9 @@ def candidates(game: Game, evidence: Evidence) -> list[Event]:
     """Events the evidence points to in this state; the search keeps the legal ones."""
     found = _identifications(game, evidence)
     if game.phase is Phase.PLAY:
-        return found + _plays(game, evidence)
+        return found + _unnoticed_completions(game, evidence) + _plays(game, evidence)
     if game.phase is Phase.CLAIM:
-        return found + _claims(game, evidence)
+        return found + _picker_recounts(game, evidence) + _claims(game, evidence)
     if game.phase is Phase.REFILL:
         return found + _refills(game, evidence)
     return found
@@ -351,6 +373,77 @@ def _by_color(cards: list[Card]) -> list[tuple[Card, ...]]:
     for card in cards:
         groups.setdefault(COLOR_OF[card], []).append(card)
     return [tuple(group) for group in groups.values()]
+
+
+@dataclass(frozen=True, slots=True)
+class Correction(Resync):
+    """A resync the search proposes on evidence: what it costs the explanation that uses it."""
+
+    cost: float = IDENTIFY
+
+
+def _unnoticed_completions(game: Game, evidence: Evidence) -> list[Event]:
+    """A mandala with unread mountain cards whose cards are being claimed: one of them completed it.
+
+    Five colors are known; claimed cards (in a river, on the pile, gone for
+    good) show the players found the sixth under another card.
+    """
+    found: list[Event] = []
+    for mandala in (0, 1):
+        mountain = zones.mountain(mandala)
+        if not game.hidden[mountain_zone(mandala)] or len(colors_in(game.mandala_colors(mandala))) < 5:
+            continue
+        names = [card_name(c) for c in game.mountain(mandala)]
+        claimed = any(zones.parse_zone(evidence.seen[n]).kind in ("river", "discard") for n in names
+                      if n in evidence.seen) or any(evidence.gone.get(n) == mountain for n in names)
+        if not claimed:
+            continue
+        completer = _last_player_into(game, mandala)
+        ones, twos = (game.size(field_zone(mandala, p)) for p in (0, 1))
+        picker = 1 - completer if ones == twos else (0 if ones > twos else 1)
+        try:
+            complete = build(replace(position_of(game), phase=Phase.CLAIM, destroying=mandala,
+                                     completer=completer, turn=picker))
+        except PositionError:
+            continue
+        found.append(Correction(complete.text(), EVENT))
+    return found
+
+
+def _picker_recounts(game: Game, evidence: Evidence) -> list[Event]:
+    """At the first pick, the other player picks: a field card under another went unread (fields decide).
+
+    One unread card in the other player's field of the destroyed mandala
+    must be enough to make them the first picker.
+    """
+    mandala = game.destroying
+    if mandala is None or isinstance(game.peek(), Claim) or game.completer is None:
+        return []
+    other = 1 - game.turn
+    mine, theirs = game.size(field_zone(mandala, game.turn)), game.size(field_zone(mandala, other))
+    needed = mine - theirs + (0 if 1 - game.completer == other else 1)
+    if needed != 1:
+        return []
+    position = position_of(game)
+    fields = [list(pair) for pair in position.unseen_fields]
+    fields[mandala][other] += needed
+    hands = list(position.hands)
+    if hands[other] < needed:
+        return []
+    hands[other] -= needed
+    try:
+        recounted = build(replace(position, unseen_fields=((fields[0][0], fields[0][1]), (fields[1][0], fields[1][1])),
+                                  hands=(hands[0], hands[1]), turn=other))
+    except PositionError:
+        return []
+    return [Correction(recounted.text(), RECOUNT)]
+
+
+def _last_player_into(game: Game, mandala: int) -> int:
+    for event, _ in reversed(game.stack):
+        if isinstance(event, MountainPlay | FieldPlay) and event.mandala == mandala:
+            return event.player
+    return 1 - game.turn
 
 
 def _claims(game: Game, evidence: Evidence) -> list[Event]:

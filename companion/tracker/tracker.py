@@ -54,6 +54,8 @@ START_MOUNTAIN = 2
 MAX_STEPS = 64
 BLIND_S = 2.0
 """The camera was away (board not found, no settled view) this long: the next look may need to catch up."""
+LONG_GAP_S = 12.0
+"""No settled view for this long (hands over the table, a stalled camera): the next look may need to catch up."""
 GLIMPSE_KEEP_S = 30.0
 """A card seen for a moment and covered since counts as evidence this long."""
 NOTICE_S = 6.0
@@ -254,7 +256,7 @@ class Tracker:
 
     def settled(self, view: View) -> Update:
         """Work through one settled view of the table."""
-        if view.time - self.view.time >= BLIND_S + self.settle_s and self.view.time:
+        if view.time - self.view.time >= LONG_GAP_S and self.view.time:
             self.catching_up = True  # a long hand over the table, a camera that stalled
         self.view = view
         found = _Pass()
@@ -403,11 +405,13 @@ class Tracker:
             if deal is None or same or any(len(m) != START_MOUNTAIN for m in deal):
                 return False, False
         pending = self._deal
+        if pending is not None:
+            dealt = {c for m in pending[1] for c in m}
+            kept = any(view.cards.get(c) == zones.mountain(m) for m in (0, 1) for c in pending[1][m])
+            if kept and any(c not in dealt for c in view.cards):
+                return self._start(pending[1]), True  # the first play came before the hidden card showed
         if deal is None:
             self._deal = None
-            if pending is not None and any(view.cards.get(c) == zones.mountain(m)
-                                           for m in (0, 1) for c in pending[1][m]):
-                return self._start(pending[1]), True  # the first play came before the hidden card showed
             return False, False
         if any(len(m) < START_MOUNTAIN for m in deal):
             if pending is None or pending[1] != deal:
@@ -573,7 +577,8 @@ class Tracker:
         game.pop()
         taken = self.events.pop()
         found.undone.append(taken)
-        found.notices.append(Notice("TAKEN BACK", f"{_short(taken.event)} was taken back.", self.view.time))
+        if not isinstance(taken.event, Claim):  # a claim re-read with its river card is no news to the players
+            found.notices.append(Notice("TAKEN BACK", f"{_short(taken.event)} was taken back.", self.view.time))
         if found.events and found.events[-1] is taken:
             found.events.pop()
 
