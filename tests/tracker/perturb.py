@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from companion.engine import Game
-from companion.sim.game import GameScript, Shot
+from companion.sim.script import GameScript, Shot
 from companion.sim.scene import SceneOptions, scene_truth
 from companion.tracker.tracker import TrackedEvent
 from companion.vision.layout import Layout
