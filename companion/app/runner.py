@@ -384,11 +384,14 @@ def _quietly(close: Callable[[], object] | None) -> None:
 # -- building it from the configuration ------------------------------------------------------
 
 
-def build(config: Any, *, recorded_fps: float | None = None) -> Runner:
+def build(config: Any, *, recorded_fps: float | None = None, join: Any = None) -> Runner:
     """The runner a configuration describes: camera, layout, tracker, journal (resumed), panel, buttons.
 
     ``recorded_fps``: for a path source, the rate its frames were taken at (the
-    tracker's clock); default the pacing, or 10 when the pacing is 0.
+    tracker's clock); default the pacing, or 10 when the pacing is 0. ``join``
+    (:class:`~companion.tracker.anchor.JoinCounts`): join the game on the table
+    instead of resuming; values not given are asked on the panel, or estimated
+    without one.
     """
     from companion.app.journal import Journal
     from companion.app.table import TablePipeline
@@ -404,6 +407,8 @@ def build(config: Any, *, recorded_fps: float | None = None) -> Runner:
     journal = Journal.open(config.state_dir)
     session = Session(pipeline, journal)
     session.resume()
+    if join is not None:
+        session.join(join, ask=config.display.display not in ("none", "dummy"))
     display = create_device(config.display)
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)
     log.info("camera %s, display %s, journal %s", settings.source, config.display.display, journal.path)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli.join_args import add_join_arguments, join_counts
 from companion.sim.styles import STYLES
 
 
@@ -21,6 +22,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument("--layout", type=Path, default=None, help="playmat layout (default: the bundled one)")
     replay.add_argument("--settle", type=float, default=1.0, help="settle time in seconds (default 1.0)")
     replay.add_argument("--decoder", default=None, help="QR decoder: zxing (default) or pyzbar")
+    add_join_arguments(replay)
     replay.set_defaults(func=run_replay)
 
     sim = subparsers.add_parser("sim", help="simulated tables")
@@ -46,8 +48,11 @@ def run_replay(args: argparse.Namespace) -> int:
 
     if args.fps <= 0:
         raise ConfigError(f"--fps {args.fps}: must be more than 0")
+    join = join_counts(args)
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
                              first_player=0 if args.first_player == "p1" else 1)
+    if join is not None:
+        pipeline.tracker.request_join(join)  # no display to ask: values not given are estimated
     log = TableLog()
     with FileSource(args.input) as source:
         while (frame := source.read()) is not None:

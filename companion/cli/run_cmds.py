@@ -10,6 +10,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from companion.app.config import LOG_LEVELS
+from companion.cli.join_args import add_join_arguments, join_counts
 
 if TYPE_CHECKING:
     from companion.app.config import Config
@@ -34,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="ssd1306, sh1106, ssd1309, terminal or none (default: display.display)")
     parser.add_argument("--state-dir", type=Path, help="folder of the game journal (default: state_dir)")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default=None, help="default: logging.level")
+    add_join_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -45,9 +47,10 @@ def run(args: argparse.Namespace) -> int:
     config = _with_overrides(load_config(args.config), args)
     setup_logging(args.log_level or config.logging.level)
     _check(args)
+    join = join_counts(args)
     # systemd stops us with SIGTERM: unwind like an exit, so the screen says "stopped".
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    runner = build(config, recorded_fps=args.recorded_fps)
+    runner = build(config, recorded_fps=args.recorded_fps, join=join)
     return runner.run()
 
 

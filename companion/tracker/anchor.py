@@ -89,6 +89,19 @@ class _Table:
                        rivers=pair(rivers), discard=tuple(self.discard))
 
 
+def join_estimates(seen: Mapping[str, str], counts: JoinCounts) -> tuple[int, int, int, int, int, int]:
+    """Turn, hands, cups and deck for a join: the counts given, the others estimated from the table."""
+    rivers = [sum(zones.parse_zone(z).kind == "river" and zones.parse_zone(z).player == p for z in seen.values())
+              for p in (0, 1)]
+    turn = 0 if counts.turn is None else counts.turn
+    hands = counts.hands or (ESTIMATED_HAND, ESTIMATED_HAND)
+    cups = counts.cups or (STARTING_CUP + rivers[0], STARTING_CUP + rivers[1])
+    deck = counts.deck
+    if deck is None:
+        deck = max(0, 108 - len(seen) - sum(hands) - sum(cups))
+    return turn, hands[0], hands[1], cups[0], cups[1], min(deck, 108)
+
+
 def joined_position(seen: Mapping[str, str], counts: JoinCounts, default_turn: int = 0) -> tuple[Game, frozenset[str]]:
     """The game on the table as it lies, with the counts given; the others estimated and returned as unknown."""
     table = _Table.empty()

@@ -216,6 +216,8 @@ class Tracker:
         """Cards of the mountain being destroyed seen since the destruction began."""
         self.join: JoinCounts | None = None
         """A join requested: the next settled view is adopted as the position."""
+        self.asking: JoinCounts | None = None
+        """A join requested whose missing values the players are being asked for (on the display)."""
         self.unknown: frozenset[str] = frozenset()
         """Counts of a joined game nobody gave: estimated ("hands", "cups", "deck", "turn")."""
 
@@ -273,6 +275,8 @@ class Tracker:
         if self.game is not None and (follow or not started):
             self._follow(view, found)
         self._note_positions(view)
+        if found.notices:
+            self.notice = found.notices[-1]
         if found.events:
             self.question = None if self.question is None or self.question.time != view.time else self.question
         return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started,
@@ -302,6 +306,15 @@ class Tracker:
     def request_join(self, counts: JoinCounts) -> None:
         """Join the game on the table: the next settled view becomes the position, with these counts."""
         self.join = counts
+        self.asking = None
+
+    @property
+    def table_in_play(self) -> bool:
+        """No game is followed, yet the table shows one in progress (not empty, not a deal): offer to join."""
+        if self.game is not None or self.join is not None:
+            return False
+        view = self.view
+        return bool(view.cards) and self._dealt(view) is None
 
     def override(self, warning: object = None) -> TrackedEvent | None:
         """Accept what a warning complains about: its event is applied anyway.
@@ -343,25 +356,26 @@ class Tracker:
                                          f"Take back {' '.join(seen)}.", tuple(seen), zone, self.frame))
         return event
 
-    def choose(self, option: int) -> tuple[int, list[TrackedEvent]]:
+    def choose(self, option: int) -> tuple[list[TrackedEvent], list[TrackedEvent]]:
         """Answer the open question: ``option`` 0 keeps what was applied, 1 takes the other explanation.
 
-        Returns how many events were taken back and the events applied instead.
+        Returns the events taken back (last first) and the events applied instead.
         """
         question, self.question = self.question, None
         if question is None or option == 0 or self.game is None:
-            return 0, []
+            return [], []
         if len(self.events) < question.applied:
-            return 0, []
+            return [], []
+        undone: list[TrackedEvent] = []
         for _ in range(question.applied):
             self.game.pop()
-            self.events.pop()
+            undone.append(self.events.pop())
         applied: list[TrackedEvent] = []
         for event in question.options[1]:
             if self.game.validate(event) is not None:
                 break
             applied.append(self._push(event, self.frame, forced=True))
-        return question.applied, applied
+        return undone, applied
 
     def confirm_discard(self, count: int) -> None:
         """A player says how many cards the last discard really had."""
@@ -1097,8 +1111,16 @@ def _position(game: Game) -> Position:
     return position_of(game)
 
 
+def short_event(event: Event) -> str:
+    """An event in a few words for the screen: "P1 claims R", "P2 R05 m1"."""
+    if isinstance(event, Claim):
+        return f"P{event.player + 1} claims {color_name(event.color)}"
+    where = f" m{event.mandala + 1}" if isinstance(event, MountainPlay | FieldPlay) else ""
+    return _short(event) + where
+
+
 def _short(event: Event) -> str:
-    """An event in a few words for the screen: "P1 R05 to m1"."""
+    """An event in a few words for the screen: "P1 R05"."""
     cards = " ".join(card_name(c) for c in getattr(event, "cards", ()) or ())
     player = getattr(event, "player", None)
     who = "" if player is None else f"P{player + 1} "
