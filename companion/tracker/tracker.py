@@ -718,7 +718,7 @@ class Tracker:
         game = self.game
         assert game is not None
         last = self.events[-1].event if self.events else None
-        if owner != game.turn and getattr(last, "player", None) == owner:
+        if owner != game.turn and (getattr(last, "player", None) == owner or "turn" in self.unknown):
             return owner
         return game.turn
 
