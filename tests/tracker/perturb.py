@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from companion.engine import Game
-from companion.sim.script import GameScript, Shot
 from companion.sim.scene import SceneOptions, scene_truth
+from companion.sim.script import GameScript, Shot
 from companion.tracker.tracker import TrackedEvent
 from companion.vision.layout import Layout
 from companion.vision.observation import BoardStatus, CardObservation, FrameObservation
