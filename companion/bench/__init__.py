@@ -11,4 +11,5 @@ TARGETS: dict[str, str] = {
     "ui": "companion.bench.ui",
     "table": "companion.bench.table",
     "run": "companion.bench.run",
+    "restart": "companion.bench.restart",
 }

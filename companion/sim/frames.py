@@ -16,11 +16,17 @@ from companion.vision.layout import Layout
 
 
 def render_frames(script: GameScript, layout: Layout, fps: float,
-                  options: SceneOptions | None = None) -> Iterator[np.ndarray]:
-    """Every frame of the script at ``fps``; a shot is rendered once and shown for all its frames."""
+                  options: SceneOptions | None = None, start: int = 0) -> Iterator[np.ndarray]:
+    """Every frame of the script at ``fps``; a shot is rendered once and shown for all its frames.
+
+    Frames before ``start`` are not rendered (an empty image stands for each): a camera switched on late.
+    """
     renderer = Renderer(layout, options or SceneOptions())
     current, image = -1, np.zeros((1, 1, 3), np.uint8)
-    for shot_index in script.frame_shots(fps):
+    for index, shot_index in enumerate(script.frame_shots(fps)):
+        if index < start:
+            yield image
+            continue
         if shot_index != current:
             shot = script.shots[shot_index]
             image = renderer.render(shot.cards, shot.hand, seed=shot_index,
