@@ -32,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import Claim, Reveal, play_random_game, summary, table_record
+from companion.engine import Claim, Resync, Reveal, play_random_game, summary, table_record
 from companion.sim.scene import SceneOptions
 from companion.sim.script import GameScript
 from companion.sim.styles import STYLES, lay_game
@@ -82,6 +82,9 @@ class GameResult:
     """Events reported later than settle + 0.3 s after the table's last change, with what they were."""
     expected_events: int = 0
     """Events of the game, as a camera can know them (the reveal not counted)."""
+    lost_track_s: float = 0.0
+    """The longest time the tracker was behind the table (see :func:`_lost_track`)."""
+    lost_track_on: str = ""
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -94,7 +97,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for result in pool.map(_play_one, jobs):
             print(f"bench table: {result.style} game {result.seed}: final {'ok' if result.final_right else 'WRONG'}, "
                   f"{result.events}/{result.expected_events} events, {len(result.false_warnings)} false warnings, "
-                  f"{result.warned_in_time}/{result.injected} injected warned, {result.seconds:.0f} s",
+                  f"{result.warned_in_time}/{result.injected} injected warned, lost track {result.lost_track_s:.1f} s, "
+                  f"{result.seconds:.0f} s",
                   file=sys.stderr)
             results.append(result)
     return {
@@ -127,6 +131,8 @@ def _style_figures(results: list[GameResult], settle: float) -> dict[str, Any]:
         "latency_max_s": round(max(latencies), 3) if latencies else None,
         "latency_p99_s": round(sorted(latencies)[int(len(latencies) * 0.99)], 3) if latencies else None,
         "events_later_than_settle_plus_0_3_s": sum(len(r.slow) for r in results),
+        "lost_track_max_s": max((r.lost_track_s for r in results), default=None),
+        "games_lost_track_over_3_settles": sum(r.lost_track_s > 3 * settle for r in results),
         "slow_events": [s for r in results for s in r.slow],
         "seconds_per_game": round(statistics.mean(r.seconds for r in results), 1) if results else None,
         "false_warning_list": [w for r in results for w in r.false_warnings],
@@ -168,6 +174,7 @@ def _play_one(job: Job) -> GameResult:
               f"{script.shots[_shot(script, job.fps, t)].note}: {t.event}"
               for lat, t in latencies if lat > job.settle + 0.3),
         len(_expected(game)),
+        *_lost_track(script, tracker.events, job.fps),
     )
 
 
@@ -220,8 +227,60 @@ def _expected(game: Any) -> list[tuple[object, ...]]:
 
 
 def _in_order(tracked: list[TrackedEvent], game: Any) -> bool:
-    seen = [_decision(t.event) for t in tracked if not isinstance(t.event, Reveal)]
+    seen = [_decision(t.event) for t in tracked if not isinstance(t.event, Reveal | Resync)]
     return seen == _expected(game)
+
+
+def _lost_track(script: GameScript, tracked: list[TrackedEvent], fps: float) -> tuple[float, str]:
+    """The longest time the tracker was behind the table, and the event it was behind on (docs/benchmarks.md).
+
+    Each event of the game happened when the table could first show it: the
+    first shot without a hand over the mat after the last shot of its gesture
+    (the last grab of a claim). It was tracked when the tracker's own events,
+    matched to the game's in order, first had it: the same decision, or the
+    same play with fewer cards (a card under another, never read), or any
+    later event once the tracker is past it (a resync). The lag is the time
+    between the two; an event never tracked lags until the end of the game.
+    """
+    starts, elapsed = [], 0.0
+    for shot in script.shots:
+        starts.append(elapsed)
+        elapsed += shot.seconds
+    played = [event for event, _ in script.game.stack]
+    wanted = [e for _, e in table_record(script.game).events if not isinstance(e, Reveal)]
+    mine = [(t.frame / fps, t.event) for t in tracked if not isinstance(t.event, Reveal)]
+    worst, what, cursor = 0.0, "", 0
+    for index, (truth, full) in enumerate(zip(wanted, played, strict=False)):
+        happened = _happened(script, starts, str(full))
+        if happened is None:
+            continue
+        found = next((k for k in range(cursor, len(mine)) if _same_play(mine[k][1], truth)), None)
+        if found is None:  # missed: caught up (if ever) by the tracker's next event after this one happened
+            later = [k for k in range(cursor, len(mine)) if mine[k][0] >= happened]
+            tracked_at = mine[later[0]][0] if later else elapsed
+        else:
+            tracked_at, cursor = mine[found][0], found + 1
+        if tracked_at - happened > worst:
+            worst, what = tracked_at - happened, f"event {index + 1}: {truth}"
+    return round(worst, 3), what
+
+
+def _happened(script: GameScript, starts: list[float], note: str) -> float | None:
+    last = max((i for i, shot in enumerate(script.shots) if shot.note.startswith(note)), default=None)
+    if last is None:
+        return None
+    free = next((i for i in range(last, len(script.shots)) if script.shots[i].hand is None), last)
+    return starts[free]
+
+
+def _same_play(mine: Any, truth: Any) -> bool:
+    if _decision(mine) == _decision(truth):
+        return True
+    if type(mine) is not type(truth) or isinstance(truth, Claim):
+        return False
+    same = (getattr(mine, "player", None), getattr(mine, "mandala", None)) == (
+        getattr(truth, "player", None), getattr(truth, "mandala", None))
+    return same and set(getattr(mine, "cards", ())) <= set(getattr(truth, "cards", ()))
 
 
 def _latencies(script: GameScript, tracked: list[TrackedEvent], fps: float) -> list[tuple[float, TrackedEvent]]:
