@@ -254,7 +254,8 @@ def _lost_track(script: GameScript, tracked: list[TrackedEvent], fps: float) -> 
         happened = _happened(script, starts, str(full))
         if happened is None:
             continue
-        found = next((k for k in range(cursor, len(mine)) if _same_play(mine[k][1], truth)), None)
+        found = next((k for k in range(cursor, len(mine))
+                      if mine[k][0] <= happened + MATCH_WINDOW_S and _same_play(mine[k][1], truth)), None)
         if found is None:  # missed: caught up (if ever) by the tracker's next event after this one happened
             later = [k for k in range(cursor, len(mine)) if mine[k][0] >= happened]
             tracked_at = mine[later[0]][0] if later else elapsed
@@ -263,6 +264,10 @@ def _lost_track(script: GameScript, tracked: list[TrackedEvent], fps: float) -> 
         if tracked_at - happened > worst:
             worst, what = tracked_at - happened, f"event {index + 1}: {truth}"
     return round(worst, 3), what
+
+
+MATCH_WINDOW_S = 20.0
+"""A tracked event is matched to a game event only if reported within this time after it (else it was missed)."""
 
 
 def _happened(script: GameScript, starts: list[float], note: str) -> float | None:

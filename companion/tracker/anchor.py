@@ -217,13 +217,20 @@ def with_cup_cards(game: Game, player: int, cards: list[Card]) -> Game:
                          deck=deck))
 
 
-def ended_by_the_deck(game: Game) -> Game:
-    """The game over as the players show it (cups laid out) when its deck count was only estimated."""
+def ended(game: Game) -> Game:
+    """The game over as the players show it (cups laid out) though the game followed had not ended.
+
+    A deck count off by a card or two (a card nobody read) moves the end: the
+    cups on the table say it came. A full river ended it, or else the deck.
+    """
     position = position_of(game)
+    reason = EndReason.RIVER if any(len(r) >= 6 for r in position.rivers) else EndReason.DECK
     discard = [*position.discard]
     for mandala in (0, 1):
         discard += [*position.mountains[mandala], *position.fields[mandala][0], *position.fields[mandala][1]]
     over = replace(position, mountains=((), ()), fields=(((), ()), ((), ())), discard=tuple(discard),
-                   unseen_mountains=(0, 0), hands=(0, 0), deck=0, phase=Phase.OVER, deck_ran_out=True,
-                   end_reason=EndReason.DECK, destroying=position.destroying or 0)
+                   unseen_mountains=(0, 0), unseen_fields=((0, 0), (0, 0)), hands=(0, 0),
+                   deck=position.deck if reason is EndReason.RIVER else 0, phase=Phase.OVER,
+                   deck_ran_out=reason is EndReason.DECK or position.deck_ran_out, end_reason=reason,
+                   destroying=position.destroying or 0)
     return build(over)

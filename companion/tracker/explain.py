@@ -199,7 +199,8 @@ def taken_back(game: Game, evidence: Evidence) -> str:
     """
     last = game.peek()
     if isinstance(last, Claim):
-        return "uncovered" if _claimed_another_card(game, last, evidence) else ""
+        return "uncovered" if _claimed_another_card(game, last, evidence) or _claim_still_there(
+            game, last, evidence) else ""
     if not isinstance(last, MountainPlay | FieldPlay) or not last.cards:
         return ""
     names = [card_name(card) for card in last.cards]
@@ -223,6 +224,18 @@ def _claimed_another_card(game: Game, claim: Claim, evidence: Evidence) -> bool:
         return seen_at != zone and zones.parse_zone(seen_at).kind == "river"  # in the other player's river
     return any(z == zone and COLOR_OF[parse_card(c)] == claim.color and game.location(parse_card(c)) == UNSEEN
                for c, z in evidence.seen.items())
+
+
+def _claim_still_there(game: Game, claim: Claim, evidence: Evidence) -> bool:
+    """The last claim's cards are back in sight in the mountain: they were only under a hand."""
+    before = game.copy()
+    before.pop()
+    mandala = before.destroying
+    if mandala is None:
+        return False
+    mountain = zones.mountain(mandala)
+    return any(evidence.seen.get(card_name(c)) == mountain for c in before.mountain(mandala)
+               if COLOR_OF[c] == claim.color)
 
 
 def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:

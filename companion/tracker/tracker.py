@@ -44,7 +44,7 @@ from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import Position, build
 from companion.errors import PositionError
 from companion.tracker import zones
-from companion.tracker.anchor import JoinCounts, ended_by_the_deck, joined_position, resynced, with_cup_cards
+from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, with_cup_cards
 from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
@@ -208,6 +208,7 @@ class Tracker:
         self._deal: tuple[float, tuple[list[str], list[str]]] | None = None
         """A deal with a hidden card seen: since when, and its mountains."""
         self._resynced_at: float | None = None
+        self._resynced_table: frozenset[tuple[str, str]] = frozenset()
         self.destruction_seen: set[str] = set()
         self.positions: dict[str, tuple[float, float]] = {}
         """Where each card was last read on the mat (mm)."""
@@ -679,9 +680,11 @@ class Tracker:
             if game is None or game.phase is Phase.OVER:
                 return
             arrivals, moved = self._differences(view)
-            if "deck" in self.unknown and any(zones.parse_zone(z).kind == "reveal" for z in arrivals):
-                # Cups laid out for scoring: the deck, whose count nobody gave, has run out and the game is over.
-                found.events.append(self._push(Resync(ended_by_the_deck(game).text()), self.frame, forced=True))
+            if any(zones.parse_zone(z).kind == "reveal" for z in (*arrivals, *moved)):
+                # Cups laid out for scoring: the game is over, though the game followed had not ended yet
+                # (a deck count off by cards nobody read, or never given when joining).
+                found.events.append(self._push(Resync(ended(game).text()), self.frame, forced=True))
+                found.notices.append(Notice("GAME OVER", "The cups are shown: the game has ended.", view.time))
                 self._follow(view, found)
                 return
             if game.phase is Phase.PLAY:
@@ -900,10 +903,12 @@ class Tracker:
         vanished = {color: cards for color, cards in by_color.items()
                     if cards and not any(card_name(c) in view.cards for c in left if COLOR_OF[c] == color)}
         taken = {c for cards in vanished.values() for c in cards}
-        clear_view = not self._collateral(view, taken)
         for cards in vanished.values():
             since = max(self.missing_since[c] for c in cards)
-            if clear_view or view.time - since >= self.claim_confirm_s:
+            when = max(self.vanished_at.get(c, since) for c in cards)
+            # Cards that left with others still out of sight: a hand resting over the table, most likely.
+            # Only a long absence makes them gone then.
+            if not self._collateral(view, taken, when) or view.time - since >= LONG_ABSENCE_S:
                 gone.update((c, mountain) for c in cards)
         return gone
 
@@ -937,11 +942,21 @@ class Tracker:
             return True  # never seen where it lies: it may well be under something
         return any(other != card and math.dist(where, at) < COVER_MM for other, at in view.positions.items())
 
-    def _collateral(self, view: View, taken: set[str]) -> bool:
-        """Other cards on the table went out of sight since the last rest: something covers the table."""
+    def _collateral(self, view: View, taken: set[str], when: float) -> bool:
+        """Other cards the game has on the table went out of sight about when ``taken`` did, and are still.
+
+        A hand over the table hides several cards at once; a claim takes one color.
+        """
         game = self.game
         assert game is not None
-        return any(card not in view.cards and card not in taken
+        for card, _ in table_cards(game):
+            name = card_name(card)
+            if name in taken or name in view.cards:
+                continue
+            vanished = self.vanished_at.get(name)
+            if vanished is not None and abs(vanished - when) <= TOGETHER_S:
+                return True
+        return any(card not in view.cards and card not in taken and card not in self.vanished_at
                    and zones.expected_zone(game, parse_card(card)) == zone
                    for card, zone in self.rest_view.cards.items())
 
@@ -1017,9 +1032,10 @@ class Tracker:
         """Re-read the table as it is: the visible part from the view, hidden counts kept where they fit."""
         game = self.game
         assert game is not None
-        if self._resynced_at == self.view.time:
-            return
-        self._resynced_at = self.view.time
+        table = frozenset(self.view.cards.items())
+        if self._resynced_at == self.view.time or table == self._resynced_table:
+            return  # once per look, and once per table: re-reading the same table again changes nothing
+        self._resynced_at, self._resynced_table = self.view.time, table
         seen = {card: zone for card, zone in self.view.cards.items() if card not in self.view.duplicates}
         try:
             position = resynced(game, seen, self.last_zone)
@@ -1081,6 +1097,10 @@ class Tracker:
         return [t.event for t in self.events]
 
 
+TOGETHER_S = 1.5
+"""Cards that went out of sight this close together went together (under one hand)."""
+LONG_ABSENCE_S = 10.0
+"""A mountain color out of sight this long is claimed, whatever else is out of sight with it."""
 COVER_MM = 100.0
 """A card read this close to where another was last seen may lie over it (sticker centres, 70 mm cards)."""
 MOVED_AT_ONCE = 2
