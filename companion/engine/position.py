@@ -246,3 +246,11 @@ def _last_player_into(game: Game, mandala: Mandala) -> Player:
         if isinstance(event, MountainPlay | FieldPlay) and event.mandala == mandala:
             return event.player
     return 1 - game.turn
+
+
+def identify_on_pile(game: Game, card: Card) -> Game:
+    """The game once a card counted unseen on the discard pile is read there (a swept field card)."""
+    if not game.hidden[DISCARD] or game.location(card) != UNSEEN:
+        raise PositionError(f"{card_name(card)} cannot be an unseen card of the discard pile")
+    position = position_of(game)
+    return build(replace(position, discard=(*position.discard, card)))

@@ -30,8 +30,8 @@ from itertools import combinations
 
 from companion.engine import Claim, Discard, Event, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
 from companion.engine.cards import COLOR_OF, Card, card_name, colors_in, parse_card
-from companion.engine.game import UNSEEN, field_zone, mountain_zone
-from companion.engine.position import build, identify, position_of
+from companion.engine.game import DISCARD, UNSEEN, field_zone, mountain_zone
+from companion.engine.position import build, identify, identify_on_pile, position_of
 from companion.errors import PositionError
 from companion.tracker import zones
 
@@ -45,6 +45,10 @@ COVERED = 0.02
 """A card the state keeps on the table that is not seen: covered, most likely."""
 EVENT = 0.25
 """Each event of an explanation: fewer events explain better."""
+SWEEP_S = 12.0
+"""How long after the last claim the fields of the destroyed mandala are being swept onto the pile."""
+UNSEEN_CLAIM = 0.3
+"""A claim with no sign of its color leaving (covered all along, or under a hand): only when something needs it."""
 RECOUNT = 0.3
 """Deciding that a field held a card nobody read, to make the other player the first picker."""
 UNDO_COST = (0.0, 0.4, 0.7)
@@ -89,6 +93,8 @@ class Evidence:
     """Mountains a card left since the last rest: a card newly read there may have lain under it."""
     uncovered: frozenset[str] = frozenset()
     """Cards the game has on the table, out of sight, with no card in sight that could lie over them."""
+    swept_since: float | None = None
+    """When the last destruction's claims were done: field cards land on the pile from then on."""
 
 
 @dataclass(frozen=True)
@@ -151,11 +157,10 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     best_at: dict[str, float] = {}
     nodes = 0
 
-    def visit(state: Game, events: tuple[Event, ...], played: dict[str, str], undo: int) -> None:
+    def visit(state: Game, events: tuple[Event, ...], played: dict[str, str], undo: int, spent: float) -> None:
         nonlocal nodes
         nodes += 1
-        cost = (misfit(state, evidence, played) + _events_cost(events) + _order_cost(events, evidence)
-                + UNDO_COST[undo])
+        cost = misfit(state, evidence, played) + spent + _order_cost(events, evidence) + UNDO_COST[undo]
         key = state.text()
         if best_at.get(key, float("inf")) <= cost:
             return  # the same table by another way, no better
@@ -168,14 +173,15 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
                 continue
             child = state.copy()
             child.push(event, force=True)  # validated above
-            visit(child, (*events, event), {**played, **_laid_where(event, evidence)}, undo)
+            visit(child, (*events, event), {**played, **_laid_where(event, evidence)}, undo,
+                  spent + _event_cost(state, event, evidence))
 
-    visit(game.copy(), (), {}, 0)
+    visit(game.copy(), (), {}, 0, 0.0)
     back = taken_back(game, evidence)
     if back:
         before = game.copy()
         before.pop()
-        visit(before, (), {}, 1 if back == "uncovered" else 2)
+        visit(before, (), {}, 1 if back == "uncovered" else 2, 0.0)
     best_by_state: dict[str, Explanation] = {}
     for explanation in found:
         key = explanation.game.text()
@@ -244,9 +250,27 @@ def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
     return {name: evidence.seen[name] for name in names if name in evidence.seen}
 
 
-def _events_cost(events: tuple[Event, ...]) -> float:
-    return sum(event.cost if isinstance(event, Correction) else IDENTIFY if isinstance(event, Resync) else EVENT
-               for event in events)
+def _event_cost(state: Game, event: Event, evidence: Evidence) -> float:
+    """What an event costs an explanation, in the state it is played in."""
+    if isinstance(event, Correction):
+        return event.cost
+    if isinstance(event, Resync):
+        return IDENTIFY
+    if isinstance(event, Claim) and not _claim_seen(state, event, evidence):
+        return EVENT + UNSEEN_CLAIM
+    return EVENT
+
+
+def _claim_seen(state: Game, claim: Claim, evidence: Evidence) -> bool:
+    """Some sign of the claimed color leaving: a card of it out of the mountain in sight, or all of it gone."""
+    mandala = state.destroying
+    if mandala is None:
+        return False
+    mountain = zones.mountain(mandala)
+    names = [card_name(c) for c in state.mountain(mandala) if COLOR_OF[c] == claim.color]
+    if any(evidence.seen.get(name, mountain) != mountain for name in names):
+        return True
+    return bool(names) and all(evidence.gone.get(name) == mountain for name in names)
 
 
 def _obligations(game: Game) -> tuple[object, ...]:
@@ -297,7 +321,7 @@ def _identifications(game: Game, evidence: Evidence) -> list[Event]:
     During a destruction, a card from nowhere in a river or on the pile may
     be one of them, claimed.
     """
-    found: list[Event] = []
+    found: list[Event] = _swept_cards(game, evidence)
     destroying = (game.destroying,) if game.phase is Phase.CLAIM else (0, 1)
     for zone, cards in arrivals(game, evidence).items():
         ref = zones.parse_zone(zone)
@@ -318,6 +342,23 @@ def _identifications(game: Game, evidence: Evidence) -> list[Event]:
                     found.append(Resync(identify(game, parse_card(card), mandala).text()))
                 except PositionError:
                     continue  # the card cannot be that one (the table contradicts the game): no identification
+    return found
+
+
+def _swept_cards(game: Game, evidence: Evidence) -> list[Event]:
+    """A card from nowhere landing on the pile with the swept fields: one of their cards nobody had read."""
+    since = evidence.swept_since
+    if since is None or not game.hidden[DISCARD]:
+        return []
+    found: list[Event] = []
+    for card in arrivals(game, evidence).get(zones.DISCARD_ZONE, []):
+        laid = evidence.laid_at.get(card)
+        if laid is None or not since <= laid <= since + SWEEP_S:
+            continue
+        try:
+            found.append(Resync(identify_on_pile(game, parse_card(card)).text()))
+        except PositionError:
+            continue
     return found
 
 

@@ -209,6 +209,8 @@ class Tracker:
         """A deal with a hidden card seen: since when, and its mountains."""
         self._resynced_at: float | None = None
         self._resynced_table: frozenset[tuple[str, str]] = frozenset()
+        self.swept_since: float | None = None
+        """When the last destruction's claims were done (its fields are swept onto the pile then)."""
         self.destruction_seen: set[str] = set()
         self.positions: dict[str, tuple[float, float]] = {}
         """Where each card was last read on the mat (mm)."""
@@ -543,6 +545,7 @@ class Tracker:
         glimpses = {card: zone for card, (zone, _) in self.glimpses.items()
                     if card not in view.cards and card not in quarantined and game.location(parse_card(card)) == UNSEEN}
         laid = {card: at for card, at in view.laid_at.items() if at > self.sight_since + GESTURE_S}
+        laid.update((card, at) for card, (_, at) in self.glimpses.items() if card in glimpses)
         uncovered = frozenset(card_name(c) for c, _ in table_cards(game)
                               if card_name(c) not in view.cards and not self._coverable(view, card_name(c)))
         # Cards lying where the game has them may stay there a while after the rules move them on.
@@ -552,7 +555,7 @@ class Tracker:
                         uncovering=frozenset(z for c, z in self.rest_view.cards.items()
                                              if zones.parse_zone(z).kind == "mountain"
                                              and view.cards.get(c, z) != z),  # moved out, not covered
-                        uncovered=uncovered)
+                        uncovered=uncovered, swept_since=self.swept_since)
 
     def _explain(self, view: View, found: _Pass) -> None:
         game = self.game
@@ -607,6 +610,8 @@ class Tracker:
         drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
         destroying = game.phase is Phase.CLAIM
         game.push(event, force=True)  # validated by the caller, or the players' word
+        if destroying and game.phase is not Phase.CLAIM:
+            self.swept_since = self.view.time  # the claims are done: the fields go onto the pile now
         if game.phase is not Phase.CLAIM:
             self.missing_since.clear()
         elif not destroying and game.destroying is not None:  # a destruction begins: what is in sight now
