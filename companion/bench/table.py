@@ -250,8 +250,8 @@ def _lost_track(script: GameScript, tracked: list[TrackedEvent], fps: float) -> 
     wanted = [e for _, e in table_record(script.game).events if not isinstance(e, Reveal)]
     mine = [(t.frame / fps, t.event) for t in tracked if not isinstance(t.event, Reveal)]
     worst, what, cursor = 0.0, "", 0
-    for index, (truth, full) in enumerate(zip(wanted, played, strict=False)):
-        happened = _happened(script, starts, str(full))
+    moments = _happenings(script, starts, [str(full) for full in played])
+    for index, (truth, happened) in enumerate(zip(wanted, moments, strict=False)):
         if happened is None:
             continue
         found = next((k for k in range(cursor, len(mine))
@@ -270,12 +270,25 @@ MATCH_WINDOW_S = 20.0
 """A tracked event is matched to a game event only if reported within this time after it (else it was missed)."""
 
 
-def _happened(script: GameScript, starts: list[float], note: str) -> float | None:
-    last = max((i for i, shot in enumerate(script.shots) if shot.note.startswith(note)), default=None)
-    if last is None:
-        return None
-    free = next((i for i in range(last, len(script.shots)) if script.shots[i].hand is None), last)
-    return starts[free]
+def _happenings(script: GameScript, starts: list[float], notes: list[str]) -> list[float | None]:
+    """When each event (by its record line, in play order) could first be seen done on the table."""
+    shots = script.shots
+    firsts: list[int | None] = []
+    cursor = 0
+    for note in notes:
+        first = next((i for i in range(cursor, len(shots)) if shots[i].note.startswith(note)), None)
+        firsts.append(first)
+        cursor = cursor if first is None else first + 1
+    moments: list[float | None] = []
+    for index, (note, first) in enumerate(zip(notes, firsts, strict=True)):
+        if first is None:
+            moments.append(None)
+            continue
+        end = next((f for f in firsts[index + 1:] if f is not None), len(shots))
+        last = max(i for i in range(first, max(end, first + 1)) if shots[i].note.startswith(note))
+        free = next((i for i in range(last, len(shots)) if shots[i].hand is None), last)
+        moments.append(starts[free])
+    return moments
 
 
 def _same_play(mine: Any, truth: Any) -> bool:
