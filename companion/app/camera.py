@@ -4,7 +4,11 @@ One small interface, :class:`Camera` (``open``, ``read``, ``close``, a
 context manager, ``recover`` after a loss), and four sources:
 
 - :class:`FileSource`: a folder of frames in file-name order, or a video
-  file; what tests, ``replay`` and ``run --camera PATH`` read.
+  file; what tests, ``replay`` and ``run --camera PATH`` read. A frame that
+  cannot be read (an empty or cut-short file, a damaged video frame, an
+  image too large to decode) is skipped, logged and counted
+  (:attr:`FileSource.skipped`), as a camera drops a frame: one bad file
+  never ends a run.
 - :class:`V4L2Source`: a USB webcam through OpenCV's V4L2 backend.
 - :class:`Picamera2Source`: the Camera Module 3 through the apt picamera2
   (OpenCV cannot open the CSI camera); imported only when opened.
@@ -23,6 +27,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
+import logging
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
@@ -31,7 +37,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from companion.errors import CameraLost, DeviceError, FrameError
+from companion.errors import CameraLost, DeviceError, FrameError, LimitError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,6 +45,10 @@ if TYPE_CHECKING:
     from companion.app.config import CameraSettings
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+BAD_VIDEO_RUN = 30
+"""Failed video reads in a row taken as the end of the video (one damaged frame fails one read)."""
+
+log = logging.getLogger("companion.camera")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +146,17 @@ class FileSource(Camera):
         self._video: Any = None
         self._next = start_frame
         self._opened = False
+        self.skipped = 0
+        """Frames that could not be read and were passed over."""
+
+    def count(self) -> int | None:
+        """Frames in the input (for progress); None when the video does not say."""
+        if self._files is not None:
+            return len(self._files)
+        if self._video is not None:
+            frames = int(self._video.get(_cv2().CAP_PROP_FRAME_COUNT))
+            return frames if frames > 0 else None
+        return None
 
     def open(self) -> None:
         if self._opened:
@@ -164,7 +185,14 @@ class FileSource(Camera):
     def read(self) -> Frame | None:
         if not self._opened:
             raise DeviceError(f"{self.path}: read before open")
-        image = self._read_image() if self._files is not None else self._read_video()
+        while True:
+            try:
+                image = self._read_image() if self._files is not None else self._read_video()
+                break
+            except (FrameError, LimitError, OSError) as error:  # OSError: a file that vanished or is locked away
+                self.skipped += 1
+                log.warning("frame %d skipped (%d so far): %s", self._next, self.skipped, error)
+                self._next += 1
         if image is None:
             return None
         at = self._pacer.wait()
@@ -176,15 +204,21 @@ class FileSource(Camera):
         assert self._files is not None
         if self._next >= len(self._files):
             return None
-        path = self._files[self._next]
-        image = _cv2().imread(str(path), _cv2().IMREAD_COLOR)
-        if image is None:
-            raise FrameError(f"{path}: not an image OpenCV can read")
-        return image  # type: ignore[no-any-return]
+        from companion.vision.frames import read_image
+
+        return read_image(self._files[self._next])
 
     def _read_video(self) -> np.ndarray | None:
-        ok, image = self._video.read()
-        return image if ok else None
+        for failed in range(BAD_VIDEO_RUN):
+            ok, image = self._video.read()
+            if ok and image is not None:
+                if failed:
+                    self.skipped += failed
+                    log.warning("%s: %d damaged frame(s) before frame %d skipped (%d so far)", self.path, failed,
+                                self._next + failed, self.skipped)
+                    self._next += failed
+                return image  # type: ignore[no-any-return]
+        return None  # the end of the video (or nothing readable for BAD_VIDEO_RUN frames)
 
     def close(self) -> None:
         if self._video is not None:
@@ -254,25 +288,80 @@ class V4L2Source(Camera):
 
 # -- Camera Module 3 ----------------------------------------------------------------------
 
+AUTOFOCUS_TIMEOUT_S = 5.0
+"""One autofocus sweep takes about a second; a camera that does not finish in this time is stopped."""
+PICAMERA2_MIN_VERSION = (0, 3, 17)
+"""The first picamera2 whose ``wait(job, timeout=...)`` takes a timeout, which every read needs."""
+LENS_SETTLE_FRAMES = 6
+"""Frames waited at most for the lens to reach a position it was sent to (it takes one or two)."""
+LENS_TOLERANCE_DPT = 0.02
+EXPOSURE_ENUM = {"short": "Short", "normal": "Normal", "long": "Long"}
+"""Our exposure setting -> libcamera's AeExposureModeEnum member."""
 PICAMERA2_MISSING = ("picamera2 is not installed or not visible: sudo apt install -y --no-install-recommends "
                      "python3-picamera2, and make the venv with --system-site-packages")
 
 
 def import_picamera2() -> ModuleType:
     try:
-        return importlib.import_module("picamera2")
+        module = importlib.import_module("picamera2")
     except ImportError as error:
         raise DeviceError(f"{PICAMERA2_MISSING} ({error})") from None
+    version = picamera2_version()
+    if version is not None and version < PICAMERA2_MIN_VERSION:
+        raise DeviceError(picamera2_too_old(version))
+    return module
+
+
+def picamera2_version() -> tuple[int, ...] | None:
+    """The installed picamera2's version (from its package metadata); None when it cannot be told."""
+    from importlib import metadata
+
+    try:
+        text = metadata.version("picamera2")
+    except metadata.PackageNotFoundError:
+        return None
+    numbers = []
+    for part in text.split("."):
+        digits = "".join(itertools.takewhile(str.isdigit, part))
+        if not digits:
+            break
+        numbers.append(int(digits))
+    return tuple(numbers) or None
+
+
+def picamera2_too_old(version: tuple[int, ...]) -> str:
+    have = ".".join(map(str, version))
+    need = ".".join(map(str, PICAMERA2_MIN_VERSION))
+    return (f"picamera2 {have} is too old: {need} or later is needed (reads with a time limit); "
+            "sudo apt update && sudo apt install --only-upgrade python3-picamera2")
 
 
 class Picamera2Source(Camera):
-    """The CSI camera through picamera2: full-size RGB888 (BGR in numpy order), manual or one-shot focus."""
+    """The CSI camera through picamera2: full-size RGB888 (BGR in numpy order), manual or one-shot focus.
+
+    ``focus = "auto"``: the ``lens_position`` given (the last calibration's)
+    is set; without one, one autofocus sweep runs, bounded by
+    ``autofocus_timeout_s``, and the lens is held where it ended.
+    :attr:`lens_position` is then where the lens is (None: fixed focus or unknown).
+
+    ``exposure``: libcamera's automatic exposure profile. ``short`` (the
+    default) keeps the shutter at 5 ms while the gain climbs to 2x, at 10 ms
+    up to 4x, 20 ms up to 6x (the Camera Module 3 tuning): under room light
+    the exposure stays about 10 ms, where ``normal`` lets it reach 30-60 ms,
+    so a bumped table smears a frame three to six times less.
+    """
 
     def __init__(self, camera_number: int = 0, resolution: tuple[int, int] = (4608, 2592), fps: float = 10.0,
                  focus: float | str = "auto", timeout_s: float = 5.0,
-                 loader: Callable[[], ModuleType] = import_picamera2) -> None:
+                 loader: Callable[[], ModuleType] = import_picamera2, *, lens_position: float | None = None,
+                 autofocus_timeout_s: float = AUTOFOCUS_TIMEOUT_S, exposure: str = "short") -> None:
         self.camera_number, self.resolution, self.fps, self.focus = camera_number, resolution, fps, focus
-        self.timeout_s = timeout_s
+        self.exposure = exposure
+        self.timeout_s, self.autofocus_timeout_s = timeout_s, autofocus_timeout_s
+        self.saved_lens_position = lens_position
+        self.lens_position: float | None = None
+        self.focused: bool | None = None
+        """The last sweep's verdict: True focused, False failed or timed out, None no sweep."""
         self.name = f"picamera2 camera {camera_number}"
         self._loader = loader
         self._camera: Any = None
@@ -301,6 +390,9 @@ class Picamera2Source(Camera):
         if self.fps > 0:
             frame_us = int(1_000_000 / self.fps)
             controls["FrameDurationLimits"] = (frame_us, frame_us)
+        if "AeExposureMode" in camera.camera_controls and self.exposure in EXPOSURE_ENUM:
+            modes = importlib.import_module("libcamera").controls.AeExposureModeEnum
+            controls["AeExposureMode"] = getattr(modes, EXPOSURE_ENUM[self.exposure])
         # Two buffers of 36 MB at full size keep memory in bounds; queue=False so
         # every read waits for a frame taken after it was asked for (never stale).
         return camera.create_video_configuration(
@@ -311,14 +403,52 @@ class Picamera2Source(Camera):
             return  # fixed-focus camera
         controls = importlib.import_module("libcamera").controls  # apt, beside picamera2
 
-        if self.focus == "auto":
-            # One sweep now, then Manual: the lens stays where the sweep left it,
-            # so hands moving over the mat never make it hunt.
-            camera.set_controls({"AfMode": controls.AfModeEnum.Auto})
-            camera.autofocus_cycle()
-            camera.set_controls({"AfMode": controls.AfModeEnum.Manual})
+        position = self.saved_lens_position if self.focus == "auto" else float(self.focus)
+        if position is None:
+            position = self._sweep(camera, controls)
+        if position is None:
+            camera.set_controls({"AfMode": controls.AfModeEnum.Manual})  # hold wherever the lens is
         else:
-            camera.set_controls({"AfMode": controls.AfModeEnum.Manual, "LensPosition": float(self.focus)})
+            # Manual from now on: hands moving over the mat never make the lens hunt.
+            camera.set_controls({"AfMode": controls.AfModeEnum.Manual, "LensPosition": position})
+        self.lens_position = position
+
+    def _sweep(self, camera: Any, controls: Any) -> float | None:
+        """One autofocus sweep within autofocus_timeout_s; the lens position it ended at, or None."""
+        log.info("%s: autofocus sweep (at most %g s)", self.name, self.autofocus_timeout_s)
+        try:
+            job = camera.autofocus_cycle(wait=False)
+            self.focused = bool(camera.wait(job, timeout=self.autofocus_timeout_s))
+        except TimeoutError:
+            self.focused = False
+            log.warning("%s: autofocus did not finish in %g s; holding the lens where it is (set [camera] focus "
+                        "or run companion calibrate)", self.name, self.autofocus_timeout_s)
+            _cancel_jobs(camera)  # else the unfinished sweep would hold up every capture queued behind it
+            camera.set_controls({"AfMode": controls.AfModeEnum.Manual})  # ends the sweep
+        if self.focused is False:
+            log.warning("%s: autofocus failed (too dark? nothing in view?); companion calibrate measures focus",
+                        self.name)
+        position = camera.capture_metadata().get("LensPosition")
+        return None if position is None else float(position)
+
+    def lens_range(self) -> tuple[float, float] | None:
+        """Where the lens can go (dioptres), or None for a fixed-focus camera or one not open."""
+        if self._camera is None or "LensPosition" not in self._camera.camera_controls:
+            return None
+        low, high = self._camera.camera_controls["LensPosition"][:2]
+        return float(low), float(high)
+
+    def move_lens(self, position: float) -> None:
+        """Send the lens to ``position`` (dioptres) and wait, a few frames at most, until it is there."""
+        if self._camera is None:
+            raise CameraLost(f"{self.name}: not open")
+        controls = importlib.import_module("libcamera").controls
+        self._camera.set_controls({"AfMode": controls.AfModeEnum.Manual, "LensPosition": position})
+        for _ in range(LENS_SETTLE_FRAMES):
+            reached = self._camera.capture_metadata().get("LensPosition")
+            if reached is not None and abs(float(reached) - position) <= LENS_TOLERANCE_DPT:
+                break
+        self.lens_position = position
 
     def read(self) -> Frame | None:
         if self._camera is None:
@@ -329,6 +459,7 @@ class Picamera2Source(Camera):
             job = self._camera.capture_array("main", wait=False)
             image = self._camera.wait(job, timeout=self.timeout_s)
         except Exception as error:  # a timeout or a dead pipeline: the cable may be out
+            _cancel_jobs(self._camera)
             raise CameraLost(f"{self.name}: no frame within {self.timeout_s:g} s ({error})") from None
         frame = Frame(self._count, image, time.monotonic())
         self._count += 1
@@ -339,6 +470,14 @@ class Picamera2Source(Camera):
             camera, self._camera = self._camera, None
             with contextlib.suppress(Exception):  # closing a camera that died: nothing more to do
                 camera.close()
+
+
+def _cancel_jobs(camera: Any) -> None:
+    """Drop picamera2's queued jobs after a timeout (its own advice), so the camera can go on or close."""
+    cancel = getattr(camera, "cancel_all_and_flush", None)
+    if cancel is not None:
+        with contextlib.suppress(Exception):
+            cancel()
 
 
 # -- tests ---------------------------------------------------------------------------------
@@ -378,13 +517,81 @@ class FlakySource(Camera):
         return True
 
 
+class FocusingCamera(Camera):
+    """A camera with a movable lens over a rendered table: the stand-in for a Camera Module 3's focus.
+
+    Frames come from :mod:`companion.sim.scene`; the lens moves as
+    :class:`Picamera2Source`'s does (``lens_range``, ``move_lens``,
+    ``lens_position``), so tests and benchmarks run calibrate's focus sweep
+    (:func:`companion.app.focus.sweep_focus`) on it. The lens has field
+    curvature: at ``centre_dpt`` the middle of the frame is sharp and the
+    corners blurred by ``corner_blur`` px; the corners come into focus
+    ``curvature_dpt`` further (:func:`companion.sim.optics.field_sigma`).
+    """
+
+    name = "simulated focusing camera"
+    LENS_RANGE_DPT = (0.0, 15.0)  # the Camera Module 3's LensPosition limits
+
+    def __init__(self, layout: Any, cards: Sequence[Any], options: Any, *, corner_blur: float,
+                 centre_dpt: float = 1.69, curvature_dpt: float = 0.3, lens_position: float | None = None) -> None:
+        import dataclasses
+
+        import numpy as np
+
+        from companion.sim.scene import render_table
+
+        self.options = options
+        self.corner_blur, self.centre_dpt, self.curvature_dpt = corner_blur, centre_dpt, curvature_dpt
+        # The lens changes the blur only: render the table sharp once, blur each frame as the lens is.
+        sharp = dataclasses.replace(options, blur_sigma=0.0, corner_blur=0.0, noise_sigma=0.0, jpeg_quality=None)
+        self._sharp = render_table(layout, cards, sharp).image
+        self.lens_position: float | None = centre_dpt if lens_position is None else lens_position
+        self.moves: list[float] = []
+        self._count = 0
+        self._rng = np.random.default_rng(options.seed)
+
+    def open(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def lens_range(self) -> tuple[float, float] | None:
+        return self.LENS_RANGE_DPT
+
+    def move_lens(self, position: float) -> None:
+        self.moves.append(position)
+        self.lens_position = position
+
+    @property
+    def focus(self) -> float:
+        """Where the best focus lies: 0 the middle, 1 the frame's corners (SceneOptions.focus)."""
+        assert self.lens_position is not None
+        return (self.lens_position - self.centre_dpt) / self.curvature_dpt
+
+    def read(self) -> Frame | None:
+        import numpy as np
+
+        from companion.sim.optics import field_blur, field_sigma
+
+        sigma = field_sigma(self.options.resolution, self.options.blur_sigma, self.corner_blur, self.focus)
+        image = field_blur(self._sharp, sigma)
+        if self.options.noise_sigma > 0:
+            noise = self._rng.normal(0.0, self.options.noise_sigma, image.shape)
+            image = np.clip(image + noise, 0, 255).astype(np.uint8)
+        frame = Frame(self._count, image, time.monotonic())
+        self._count += 1
+        return frame
+
+
 # -- choosing -------------------------------------------------------------------------------
 
 
-def make_camera(settings: CameraSettings) -> Camera:
-    """The source the configuration names (not yet opened)."""
+def make_camera(settings: CameraSettings, *, lens_position: float | None = None) -> Camera:
+    """The source the configuration names (not yet opened); ``lens_position``: a saved focus (picamera2)."""
     if settings.source == "path":
         return FileSource(Path(settings.device), settings.start_frame, settings.fps)
     if settings.source == "v4l2":
         return V4L2Source(settings.device, settings.resolution, settings.fps)
-    return Picamera2Source(int(settings.device or "0"), settings.resolution, settings.fps, settings.focus)
+    return Picamera2Source(int(settings.device or "0"), settings.resolution, settings.fps, settings.focus,
+                           lens_position=lens_position, exposure=settings.exposure)

@@ -52,6 +52,40 @@ class Machine:
     """The user the companion runs as: the service user when it exists, else whoever runs doctor."""
     i2c_probe: Callable[[int, int], bool | None] | None = None
     """(bus number, address) -> answered; None: cannot tell. Default: smbus2."""
+    boot_config: Path = Path("/boot/firmware/config.txt")
+    os_release: Path = Path("/etc/os-release")
+    model: Path = Path("/proc/device-tree/model")
+    service_state: Callable[[], str] | None = None
+    """``systemctl is-active`` of the service ("active", "failed", ...; "" without systemd). Default: ask."""
+    unit_file: Path = Path("/etc/systemd/system/mandala-companion.service")
+    """Where hardware/install.sh puts the service unit: there when the companion is installed as a service."""
+
+    @property
+    def on_pi(self) -> bool:
+        """A Raspberry Pi: the camera module, the panel on I2C and the GPIO buttons are for it."""
+        return self.pi_model is not None and "Raspberry Pi" in self.pi_model
+
+    @property
+    def service_installed(self) -> bool:
+        return self.unit_file.exists()
+
+    @property
+    def release(self) -> str:
+        """The Debian codename (bookworm, trixie, ...), "" when unknown."""
+        try:
+            for line in self.os_release.read_text(encoding="utf-8").splitlines():
+                if line.startswith("VERSION_CODENAME="):
+                    return line.split("=", 1)[1].strip().strip('"')
+        except OSError:
+            pass
+        return ""
+
+    @property
+    def pi_model(self) -> str | None:
+        try:
+            return self.model.read_bytes().rstrip(b"\0").decode("utf-8", "replace") or None
+        except OSError:
+            return None
 
 
 def ok(area: str, message: str) -> Finding:
@@ -88,6 +122,68 @@ def check_config(path: Path | None) -> tuple[Config, list[Finding]]:
 # -- camera -------------------------------------------------------------------------------
 
 
+# -- system and service ----------------------------------------------------------------
+
+
+RELEASES = ("bookworm", "trixie")
+"""Raspberry Pi OS releases hardware/install.sh knows (package names differ between them)."""
+
+
+def check_system(machine: Machine) -> list[Finding]:
+    found = []
+    model = machine.pi_model
+    release = machine.release or "unknown"
+    if model is not None and "Raspberry Pi" in model:
+        found.append(ok("system", f"{model}, Raspberry Pi OS {release}"))
+    else:
+        found.append(ok("system", f"not a Raspberry Pi ({release}): camera, panel and buttons are for a Pi"))
+    if model is not None and release not in RELEASES:
+        found.append(warn("system", f"release {release}: hardware/install.sh knows {' and '.join(RELEASES)}",
+                          "install Raspberry Pi OS (64-bit) Bookworm or Trixie"))
+    from companion.app.camera import PICAMERA2_MIN_VERSION, picamera2_too_old, picamera2_version
+
+    version = picamera2_version()
+    if version is not None and version < PICAMERA2_MIN_VERSION:
+        message = picamera2_too_old(version)
+        found.append(fail("camera", message.split(";")[0], message.split("; ", 1)[1]))
+    return found
+
+
+def check_service(machine: Machine) -> list[Finding]:
+    from companion.app.service import SERVICE
+
+    state = (machine.service_state or _service_state)()
+    if not state:
+        return []  # no systemd here: nothing runs as a service
+    if not machine.service_installed and state not in ("active", "activating", "reloading", "failed"):
+        if not machine.on_pi:
+            return [ok("service", f"{SERVICE} is not installed: on this machine, run `companion run` by hand "
+                                  "(the service is for the Pi)")]
+        return [warn("service", f"{SERVICE} is not installed", "sudo hardware/install.sh")]
+    if state in ("active", "activating", "reloading"):
+        return [ok("service", f"{SERVICE} is {state}")]
+    if state == "failed":
+        return [fail("service", f"{SERVICE} failed",
+                     f"journalctl -u {SERVICE} -n 50 says why; then sudo systemctl reset-failed {SERVICE} && "
+                     f"sudo systemctl start {SERVICE}")]
+    return [warn("service", f"{SERVICE} is {state} (not installed, or stopped)",
+                 f"sudo systemctl start {SERVICE}, or install it: sudo hardware/install.sh")]
+
+
+def _service_state() -> str:
+    import subprocess
+
+    from companion.app.service import SERVICE
+
+    if shutil.which("systemctl") is None:
+        return ""
+    try:
+        done = subprocess.run(["systemctl", "is-active", SERVICE], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip()
+
+
 def check_camera(config: Config, machine: Machine) -> list[Finding]:
     settings = config.camera
     videos = sorted(str(p) for p in machine.dev.glob("video*"))
@@ -98,13 +194,26 @@ def check_camera(config: Config, machine: Machine) -> list[Finding]:
         return [fail("camera", f"{path}: no such folder of frames or video file", "set [camera] device")]
     if settings.source == "v4l2":
         return _check_v4l2(settings.device, videos)
-    return _check_picamera2(videos)
+    return _check_picamera2(videos, on_pi=machine.on_pi)
 
 
-def _check_picamera2(videos: list[str]) -> list[Finding]:
+def _camera_off_pi(videos: list[str]) -> list[Finding]:
+    """source = "picamera2" on a machine that is no Pi: the Pi camera stack does not exist here."""
+    if videos:
+        return [fail("camera", f"source picamera2 is the Raspberry Pi camera; this is no Pi, but it has "
+                               f"{', '.join(videos)} (a webcam?)",
+                     'set source = "v4l2" in [camera] (and device, e.g. "/dev/video0")')]
+    return [fail("camera", "source picamera2 is the Raspberry Pi camera; this is no Pi and has no /dev/video* "
+                           "either", 'plug in a webcam and set source = "v4l2" in [camera], or replay frames: '
+                                     'source = "path" and device = FOLDER')]
+
+
+def _check_picamera2(videos: list[str], on_pi: bool = False) -> list[Finding]:
     try:
         picamera2 = importlib.import_module("picamera2")
     except ImportError as error:
+        if not on_pi:
+            return _camera_off_pi(videos)
         fix = (f"{APT_PICAMERA2}; the venv must see it: python3 -m venv --system-site-packages "
                "(hardware/install.sh does both)")
         found = [fail("camera", f"picamera2 cannot be imported ({error})", fix)]
@@ -119,9 +228,11 @@ def _check_picamera2(videos: list[str]) -> list[Finding]:
     except Exception as error:  # libcamera can fail in many ways without a camera stack
         return [fail("camera", f"libcamera cannot list cameras ({error})", "rpicam-hello --list-cameras")]
     if not cameras:
-        return [fail("camera", "picamera2 finds no camera",
-                     "power off, reseat the ribbon cable (contacts toward the board), then: rpicam-hello "
-                     "--list-cameras")]
+        fix = ("power off, reseat the ribbon cable (contacts toward the board; a Pi 5 needs the 22-to-15-pin "
+               "camera cable), power on (a camera connected while running is found only after a reboot), then: "
+               "rpicam-hello --list-cameras") if on_pi else "this is no Pi: set [camera] source = \"path\" or \"v4l2\""
+        return [fail("camera", "picamera2 finds no camera (the service shows \"camera not found\" and keeps "
+                     "looking)", fix)]
     found = [ok("camera", f"{len(cameras)} camera(s): " + ", ".join(str(c.get("Model", "?")) for c in cameras))]
     found.extend(_sensor_modes(picamera2))
     return found
@@ -167,6 +278,9 @@ def check_display(config: Config, machine: Machine) -> list[Finding]:
         return [warn("display", f"interface {settings.interface}: doctor checks only I2C panels")]
     bus = machine.dev / f"i2c-{settings.i2c_port}"
     if not bus.exists():
+        if settings.i2c_port == 1 and _i2c_switched_on(machine.boot_config):
+            return [fail("display", f"{bus} does not exist yet: I2C is switched on in {machine.boot_config} "
+                                    "but not loaded", "sudo reboot (once, after the install)")]
         return [fail("display", f"{bus} does not exist: I2C is off",
                      "sudo raspi-config nonint do_i2c 0 (then reboot if /dev/i2c-1 does not appear)")]
     if not os.access(bus, os.R_OK | os.W_OK):
@@ -182,6 +296,14 @@ def check_display(config: Config, machine: Machine) -> list[Finding]:
     return [fail("display", f"nothing answers at {address:#04x} on {bus}",
                  f"check the wiring ({WIRING}); i2cdetect -y {settings.i2c_port}; a panel at "
                  f"{other[0]:#04x} needs i2c_address = \"{other[0]:#04x}\" in [display]")]
+
+
+def _i2c_switched_on(boot_config: Path) -> bool:
+    try:
+        lines = boot_config.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    return any(line.strip().replace(" ", "") == "dtparam=i2c_arm=on" for line in lines)
 
 
 def smbus_probe(port: int, address: int) -> bool | None:
@@ -202,10 +324,20 @@ def smbus_probe(port: int, address: int) -> bool | None:
 
 
 def check_buttons(config: Config, machine: Machine) -> list[Finding]:
+    display = config.display.display
+    if display == "terminal":
+        return [ok("buttons", "display = terminal: the keys a, b and c are the buttons")]
+    if display in ("none", "dummy"):
+        return [ok("buttons", f"display = {display}: no panel, so no buttons are used")]
     chips = sorted(machine.dev.glob("gpiochip*"))
     pins = ", ".join(f"{name} GPIO{pin}" for name, pin in config.buttons.pins().items())
     if not chips:
-        return [fail("buttons", f"no /dev/gpiochip*: not a Raspberry Pi? (buttons {pins})")]
+        if machine.on_pi:
+            return [fail("buttons", f"no /dev/gpiochip* although this is a {machine.pi_model} (buttons {pins})",
+                         "every Pi kernel makes them: is this a container or an emulator? On the Pi itself: "
+                         "sudo apt full-upgrade, reboot")]
+        return [fail("buttons", f"no GPIO here (no /dev/gpiochip*): the buttons are for a Pi (buttons {pins})",
+                     'on this machine set display = "terminal" in [display]: the keys a, b, c are the buttons')]
     if not all(os.access(chip, os.R_OK | os.W_OK) for chip in chips):
         return [fail("buttons", f"{chips[0]}: no permission", f"sudo usermod -aG gpio {_user_name(machine)}")]
     found = [ok("buttons", f"{len(chips)} GPIO chip(s); buttons {pins}")]
@@ -242,11 +374,12 @@ def press_test(config: Config, ask: Callable[[str], str], wait_s: float = 10.0) 
 # -- decoders, groups, disk ---------------------------------------------------------------
 
 
-def check_decoders(config: Config) -> list[Finding]:
+def check_decoders(config: Config, machine: Machine = Machine()) -> list[Finding]:
     found = []
     chosen = config.vision.decoder
+    zbar = "libzbar0t64" if machine.release == "trixie" else "libzbar0"  # Trixie's 64-bit time name
     for name, module, fix in (("zxing", "zxingcpp", ".venv/bin/pip install zxing-cpp"),
-                              ("pyzbar", "pyzbar.pyzbar", "sudo apt install -y libzbar0")):
+                              ("pyzbar", "pyzbar.pyzbar", f"sudo apt install -y {zbar}")):
         in_use = chosen.split("-")[0] == name
         try:
             importlib.import_module(module)
@@ -258,7 +391,7 @@ def check_decoders(config: Config) -> list[Finding]:
     return found
 
 
-def check_groups(machine: Machine) -> list[Finding]:
+def check_groups(machine: Machine, config: Config | None = None) -> list[Finding]:
     user = _user_name(machine)
     try:
         entry = pwd.getpwnam(user)
@@ -267,15 +400,43 @@ def check_groups(machine: Machine) -> list[Finding]:
     if entry.pw_uid == 0:
         return [ok("groups", "running as root: every device is reachable (the service runs as "
                              f"{SERVICE_USER})")]
-    member = {g.gr_name for g in grp.getgrall() if user in g.gr_mem} | {grp.getgrgid(entry.pw_gid).gr_name}
-    missing = [g for g in DEVICE_GROUPS if g not in member]
+    # Off a Pi there is no I2C panel nor GPIO: only a webcam's group matters.
+    needed = DEVICE_GROUPS if machine.on_pi else ("video",) if _uses_webcam(config) else ()
+    if not needed:
+        return [ok("groups", "no device groups needed on this machine (no Pi camera, panel or GPIO)")]
+    missing = [g for g in needed if g not in _groups_of(entry)]
+    found = _admin_group(user)
     if not missing:
-        return [ok("groups", f"{user} is in {', '.join(DEVICE_GROUPS)}")]
+        return [ok("groups", f"{user} is in {', '.join(needed)}"), *found]
     absent = [g for g in missing if not _group_exists(g)]
     fix = f"sudo usermod -aG {','.join(missing)} {user}"
     if absent:
         fix = f"sudo groupadd --system {' '.join(absent)} && {fix}"
-    return [fail("groups", f"{user} is not in {', '.join(missing)}", fix)]
+    return [fail("groups", f"{user} is not in {', '.join(missing)}", fix), *found]
+
+
+def _uses_webcam(config: Config | None) -> bool:
+    return config is not None and config.camera.source == "v4l2"
+
+
+def _groups_of(entry: pwd.struct_passwd) -> set[str]:
+    return {g.gr_name for g in grp.getgrall() if entry.pw_name in g.gr_mem} | {grp.getgrgid(entry.pw_gid).gr_name}
+
+
+def _admin_group(service_user: str) -> list[Finding]:
+    """The person running doctor beside the service: may they read the journal and calibrate?"""
+    from companion.app.service import ADMIN_GROUP
+
+    me = pwd.getpwuid(os.getuid())
+    if me.pw_uid == 0 or me.pw_name == service_user or service_user != SERVICE_USER:
+        return []
+    if _group_exists(ADMIN_GROUP) and grp.getgrnam(ADMIN_GROUP).gr_gid in os.getgroups():
+        return [ok("groups", f"you ({me.pw_name}) are in the admin group {ADMIN_GROUP}")]
+    if ADMIN_GROUP in _groups_of(me):
+        return [warn("groups", f"you ({me.pw_name}) joined {ADMIN_GROUP} but this login started before",
+                     "log out and in again (or: newgrp mandala-companion)")]
+    return [warn("groups", f"you ({me.pw_name}) are not in the admin group {ADMIN_GROUP}: games list and "
+                 "calibrate need it", f"sudo usermod -aG {ADMIN_GROUP} {me.pw_name}, then log in again")]
 
 
 def _group_exists(name: str) -> bool:
@@ -303,16 +464,40 @@ def check_state_dir(config: Config) -> list[Finding]:
     found = []
     if folder.exists():
         found.append(ok("journal", f"{folder} exists") if os.access(folder, os.W_OK)
-                     else fail("journal", f"{folder}: not writable for this user",
-                               f"sudo chown {SERVICE_USER}: {folder}"))
+                     else fail("journal", f"{folder}: not writable for this user", _state_dir_fix(folder)))
         found.extend(_journal_state(folder))
-    else:
+    elif _user_exists(SERVICE_USER):
         found.append(warn("journal", f"{folder} does not exist yet (systemd makes it when the service starts)",
-                          f"sudo install -d -o {SERVICE_USER} -g {SERVICE_USER} {folder}"))
+                          "sudo systemctl start mandala-companion"))
+    else:
+        found.append(warn("journal", f"{folder} does not exist: the companion is not installed as a service here",
+                          "run it with a folder of your own: companion run --state-dir ~/mandala "
+                          "(on a Pi, sudo hardware/install.sh makes the service and its folder)"))
     found.append(ok("disk", f"{free_mb} MB free for the journal") if free_mb >= MIN_FREE_MB
                  else fail("disk", f"only {free_mb} MB free on {existing}",
                            "sudo apt clean; sudo journalctl --vacuum-size=50M"))
     return found
+
+
+def _state_dir_fix(folder: Path) -> str:
+    from companion.app.service import ADMIN_GROUP
+
+    me = pwd.getpwuid(os.getuid()).pw_name
+    try:
+        group = grp.getgrgid(folder.stat().st_gid).gr_name
+    except (KeyError, OSError):
+        group = ""
+    if group == ADMIN_GROUP and me != SERVICE_USER:
+        return f"sudo usermod -aG {ADMIN_GROUP} {me}, then log in again (members read the journal)"
+    return f"sudo chown {SERVICE_USER if _user_exists(SERVICE_USER) else me}: {folder}"
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
 
 
 def _journal_state(folder: Path) -> list[Finding]:
@@ -321,12 +506,14 @@ def _journal_state(folder: Path) -> list[Finding]:
     if not (folder / JOURNAL_FILE).exists():
         return []
     try:
-        with Journal.open(folder, create=False) as journal:
+        with Journal.read(folder) as journal:
             games = journal.games()
+            findings = journal.findings
     except CompanionError as error:
         return [fail("journal", str(error))]
     running = sum(1 for g in games if g.running)
-    return [ok("journal", f"{len(games)} game(s), {running} running")]
+    return [ok("journal", f"{len(games)} game(s), {running} running"),
+            *(warn("journal", finding) for finding in findings)]
 
 
 # -- all ----------------------------------------------------------------------------------
@@ -336,11 +523,13 @@ def run_checks(config_path: Path | None, machine: Machine = Machine(),
                ask: Callable[[str], str] | None = None) -> list[Finding]:
     config, findings = check_config(config_path)
     groups: Iterable[Callable[[], list[Finding]]] = (
+        lambda: check_system(machine),
+        lambda: check_service(machine),
         lambda: check_camera(config, machine),
         lambda: check_display(config, machine),
         lambda: check_buttons(config, machine),
-        lambda: check_decoders(config),
-        lambda: check_groups(machine),
+        lambda: check_decoders(config, machine),
+        lambda: check_groups(machine, config),
         lambda: check_state_dir(config),
     )
     for check in groups:

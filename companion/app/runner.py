@@ -19,16 +19,26 @@ Three threads, so that no part waits for another:
 The tracker's clock is the frame's time: ``index / clock_fps`` for files
 (a replay behaves as the table did, whatever the pace), the capture time
 for a live camera.
+
+The service's life: READY=1 goes to systemd as soon as the journal is open
+and the game resumed, whatever the devices do. A camera that cannot be
+opened ("camera not found") or stops ("camera lost"), and a panel that does
+not answer (:class:`~companion.ui.device.ReconnectingDisplay`), are shown
+where they can be, logged, and looked for again, with a growing pause
+(``recover_s`` up to ``recover_max_s``); the watchdog follows the worker
+loop, so none of this costs a restart. Stopping takes at most ``stop_s``
+for the threads, well inside the unit's TimeoutStopSec.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,10 +48,11 @@ from PIL import Image, ImageDraw
 from companion.app import notify
 from companion.app.camera import Camera, Frame
 from companion.app.session import Session
-from companion.errors import CameraLost, CompanionError, DeviceError
+from companion.errors import EXIT_TEMPFAIL, CameraLost, CompanionError, DeviceError
+from companion.tracker.display import CameraStatus as CameraState
 from companion.tracker.display import DisplayModel
 from companion.ui import text as t
-from companion.ui.buttons import Press
+from companion.ui.buttons import Press, Signals
 from companion.ui.controller import AppAction, AppCommand, UiController
 
 log = logging.getLogger("companion.run")
@@ -63,11 +74,15 @@ class RunOptions:
     lossless: bool = False
     """Never drop a frame: the capture waits for the worker (files read as fast as possible)."""
     recover_s: float = 1.0
-    """Pause between attempts to reach a lost camera."""
+    """First pause before trying to reach a missing or lost camera again; it doubles after each failure..."""
+    recover_max_s: float = 5.0
+    """... up to this (a cable pushed back in is picked up within a few seconds)."""
     ui_tick_s: float = 0.02
     """The ui loop's period: a button press waits at most this long (plus one redraw)."""
     idle_s: float = 0.25
     """Without frames, the worker refreshes the model this often (the "draw 2" fades, commands apply)."""
+    stop_s: float = 5.0
+    """At a stop, how long the threads get to finish (a camera read may hang); the unit allows 10 s."""
 
 
 # -- the mailbox between capture and worker ------------------------------------------------
@@ -75,8 +90,12 @@ class RunOptions:
 
 @dataclass(frozen=True, slots=True)
 class CameraStatus:
-    ok: bool
+    state: CameraState
     message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "ok"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +157,10 @@ class Runner:
 
     def __init__(self, camera: Camera, session: Session, display: Any, buttons: Buttons | None = None,
                  options: RunOptions = RunOptions(), *, on_model: Callable[[DisplayModel], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 signals: Signals | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.camera, self.session, self.display = camera, session, display
         self.buttons: Buttons = buttons if buttons is not None else NoButtons()
+        self.signals = signals
         self.options, self.on_model, self.clock = options, on_model, clock
         self.mailbox = Mailbox(1)
         self.commands: queue.SimpleQueue[AppCommand] = queue.SimpleQueue()
@@ -148,7 +168,10 @@ class Runner:
         self.done = threading.Event()
         self.model_changed = threading.Event()
         self.model = session.model()
-        self.camera_ok = True
+        self.camera_state: CameraState = "ok"
+        """As the capture thread last reported it; "ok" until the first attempt to open says otherwise."""
+        self.quit = threading.Event()
+        """Set by :meth:`request_stop`: the ui loop ends, as after SIGTERM."""
         self.error: BaseException | None = None
         self.exit_request: AppAction | None = None
         self.started_at = clock()
@@ -163,7 +186,10 @@ class Runner:
     # -- lifecycle ----------------------------------------------------------------------
 
     def run(self) -> int:
-        notify.status("starting: opening the camera")
+        # The journal is open and the game resumed: the service is up. Camera and panel
+        # may come later (or never): waiting for them would make systemd restart us forever.
+        # Sent before the threads start, so every STATUS of theirs comes after it.
+        notify.ready("started: opening the camera")
         self._threads = [threading.Thread(target=self._capture, name="capture", daemon=True),
                          threading.Thread(target=self._work, name="worker", daemon=True)]
         for thread in self._threads:
@@ -175,8 +201,13 @@ class Runner:
         if self.error is not None:
             raise self.error
         if self.exit_request is AppAction.RESTART:
-            return 75  # EX_TEMPFAIL: systemd's Restart=on-failure starts us again
+            return EXIT_TEMPFAIL  # systemd's Restart=on-failure starts us again
         return 0
+
+    def request_stop(self) -> None:
+        """Stop as after SIGTERM (from another thread): :meth:`run` returns 0 within a ui tick."""
+        self.quit.set()
+        self.model_changed.set()
 
     def shutdown(self) -> None:
         """Stop the threads, leave the "stopped" screen, close every device; safe to call twice."""
@@ -185,15 +216,22 @@ class Runner:
         self._closed = True
         notify.stopping()
         self.stop.set()
+        deadline = time.monotonic() + self.options.stop_s
         for thread in self._threads:
-            thread.join(timeout=5.0)
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+        stuck = [thread.name for thread in self._threads if thread.is_alive()]
+        if stuck:
+            log.warning("stopping without waiting longer for: %s", ", ".join(stuck))
         show_stopped(self.display)
         _quietly(getattr(self.display, "cleanup", None))
         _quietly(getattr(self.buttons, "close", None))
+        _quietly(getattr(self.signals, "close", None))
         _quietly(self.camera.close)
         if not any(thread.is_alive() for thread in self._threads) and self.session.journal is not None:
             self.session.journal.close()  # a worker stuck mid-append keeps it; the OS closes it at exit
-        log.info("stopped after %d frames (%d dropped)", self.session.frames, self.mailbox.dropped)
+        skipped = getattr(self.camera, "skipped", 0)
+        log.info("stopped after %d frames (%d dropped%s)", self.session.frames, self.mailbox.dropped,
+                 f", {skipped} unreadable skipped" if skipped else "")
 
     # -- capture thread -------------------------------------------------------------------
 
@@ -208,9 +246,7 @@ class Runner:
                     continue
                 if frame is None:
                     break
-                if not self.camera_ok:
-                    self.camera_ok = True
-                    self._put(CameraStatus(True, f"{self.camera}: back"))
+                self._report("ok", f"{self.camera}: frames coming")
                 self._put(frame)
         except BaseException as error:  # handed to the main thread, which raises it
             self._put(EndOfInput(error))
@@ -218,6 +254,8 @@ class Runner:
         self._put(EndOfInput())
 
     def _open_camera(self) -> None:
+        """Open the camera, however long it takes: a camera plugged in later is picked up."""
+        pauses = self._pauses()
         while not self.stop.is_set():
             try:
                 self.camera.open()
@@ -225,17 +263,32 @@ class Runner:
             except DeviceError as error:
                 if self.options.clock_fps is not None:
                     raise  # a folder or a video that cannot be read will not appear by waiting
-                self._lost(str(error))
+                self._report("not-found", str(error))
+            self.stop.wait(next(pauses))
 
     def _lost(self, message: str) -> None:
-        if self.camera_ok:
-            log.error("camera lost: %s", message)
-            self.camera_ok = False
-            self._put(CameraStatus(False, message))
+        self._report("lost", message)
         # Keep trying: a cable pushed back in, a camera stack that restarted.
-        while not self.stop.wait(self.options.recover_s):
+        pauses = self._pauses()
+        while not self.stop.wait(next(pauses)):
             if self.camera.recover():
                 return
+
+    def _pauses(self) -> Iterator[float]:
+        """recover_s, doubling after each failed attempt, up to recover_max_s."""
+        pause = self.options.recover_s
+        while True:
+            yield pause
+            pause = min(pause * 2, max(self.options.recover_max_s, self.options.recover_s))
+
+    def _report(self, state: CameraState, message: str) -> None:
+        """Tell the worker when the camera's state changes (not at every failed attempt)."""
+        if state == self.camera_state:
+            return
+        if state != "ok":
+            log.error("camera %s: %s", "not found" if state == "not-found" else "lost", message)
+        self.camera_state = state
+        self._put(CameraStatus(state, message))
 
     def _put(self, item: Item) -> None:
         self.mailbox.put(item, wait=self.options.lossless, stop=self.stop)
@@ -243,7 +296,7 @@ class Runner:
     # -- worker thread ----------------------------------------------------------------------
 
     def _work(self) -> None:
-        camera_ok = True
+        camera: CameraState = "ok"
         try:
             while not self.stop.is_set():
                 self._apply_commands()
@@ -252,16 +305,17 @@ class Runner:
                     self.error = item.error
                     break
                 if isinstance(item, CameraStatus):
-                    camera_ok = item.ok
-                    log.info("camera %s: %s", "back" if item.ok else "lost", item.message)
-                    notify.status("camera back" if item.ok else f"camera lost: {item.message}")
+                    camera = item.state
+                    notify.status(_camera_status_line(item))
+                    if item.ok:
+                        log.info("camera ok: %s", item.message)
                 elif isinstance(item, Frame):
                     self._process(item)
-                self._publish(self.session.model(self._idle_now(item), camera_ok=camera_ok))
+                self._publish(self.session.model(self._idle_now(item), camera=camera))
                 self._beats += 1
             self._apply_commands()
-        except BaseException as error:  # raised again by run() in the main thread
-            log.exception("worker failed")
+        except BaseException as error:  # raised again by run() in the main thread, where the CLI says it
+            log.error("worker stopped: %s", error if isinstance(error, CompanionError) else repr(error))
             self.error = error
         finally:
             self.done.set()
@@ -275,7 +329,7 @@ class Runner:
         if self.first_frame_s is None:
             self.first_frame_s = self.clock() - self.started_at
             log.info("first frame processed %.2f s after start", self.first_frame_s)
-            notify.ready(self._status_line())
+            notify.status(self._status_line())
         elif board_before != self.session.board_found:
             log.warning("board %s", "found again" if self.session.board_found else "not found: is the mat in view?")
             notify.status(self._status_line())
@@ -317,10 +371,12 @@ class Runner:
         controller = UiController(self.display, self.model, now=self.clock())
         interval = notify.watchdog_interval()
         pinged_at, pinged_beats = self.clock(), 0
-        while not self.done.is_set():
+        while not self.done.is_set() and not self.quit.is_set():
             now = self.clock()
             for command in controller.step(self.model, self.buttons.poll(now), now):
                 self._command(command)
+            if self.signals is not None:
+                self.signals.show(self.model.warnings, now)
             if self._beats > pinged_beats and (interval is None or now - pinged_at >= min(interval, 1.0)):
                 notify.watchdog()  # the worker turned and the screen is up to date
                 pinged_at, pinged_beats = now, self._beats
@@ -338,6 +394,14 @@ class Runner:
                 power_off()
             return
         self.commands.put(command)
+
+
+def _camera_status_line(status: CameraStatus) -> str:
+    if status.state == "not-found":
+        return f"camera not found, retrying: {status.message}"
+    if status.state == "lost":
+        return f"camera lost, retrying: {status.message}"
+    return "camera ok"
 
 
 def power_off() -> None:
@@ -384,46 +448,108 @@ def _quietly(close: Callable[[], object] | None) -> None:
 # -- building it from the configuration ------------------------------------------------------
 
 
-def build(config: Any, *, recorded_fps: float | None = None, join: Any = None) -> Runner:
-    """The runner a configuration describes: camera, layout, tracker, journal (resumed), panel, buttons.
+def build(config: Any, *, recorded_fps: float | None = None, calibration: Path | None = None,
+          join: Any = None) -> Runner:
+    """The runner a configuration describes: camera, lens, layout, tracker, journal (resumed), panel, buttons.
 
     ``recorded_fps``: for a path source, the rate its frames were taken at (the
-    tracker's clock); default the pacing, or 10 when the pacing is 0. ``join``
+    tracker's clock); default the pacing, or 10 when the pacing is 0.
+    ``calibration``: the calibration file whose lens model vision maps through
+    (default: :func:`companion.app.calibrate.lens_for_run`'s choice). ``join``
     (:class:`~companion.tracker.anchor.JoinCounts`): join the game on the table
     instead of resuming; values not given are asked on the panel, or estimated
     without one.
     """
+    from companion.app.calibrate import lens_for_run
     from companion.app.journal import Journal
     from companion.app.table import TablePipeline
-    from companion.ui.device import create_device
     from companion.vision.layout import load_layout
 
     settings = config.camera
     files = settings.source == "path"
     clock_fps = (recorded_fps or settings.fps or 10.0) if files else None
+    lens = lens_for_run(config, calibration)
     pipeline = TablePipeline(load_layout(config.layout.path), decoder=config.vision.decoder,
                              settle_s=config.tracker.settle_s,
-                             first_player=0 if config.tracker.first_player == "p1" else 1)
+                             first_player=0 if config.tracker.first_player == "p1" else 1, lens=lens)
     journal = Journal.open(config.state_dir)
+    share_with_group(config.state_dir)
+    for finding in journal.findings:  # what was missing or damaged, and what was restored: said, never silent
+        log.warning("journal: %s", finding)
     session = Session(pipeline, journal)
     session.resume()
     if join is not None:
         session.join(join, ask=config.display.display not in ("none", "dummy"))
-    display = create_device(config.display)
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)
-    log.info("camera %s, display %s, journal %s", settings.source, config.display.display, journal.path)
-    return Runner(open_camera(settings), session, display, make_buttons(config), options)
+    log.info("camera %s (lens %s), display %s, journal %s", settings.source,
+             "a pinhole" if lens is None else f"{lens.name}, k1 {lens.distortion[0]:.3f}", config.display.display,
+             journal.path)
+    return Runner(open_camera(settings, config.state_dir), session, make_display(config), make_buttons(config),
+                  options, signals=make_signals(config))
 
 
-def open_camera(settings: Any) -> Camera:
-    """The configured camera; a folder of frames reuses the pixels of a file read just before."""
+def share_with_group(state_dir: Path) -> None:
+    """In the service's shared state folder (setgid, the admin group's), let the group write the journal too.
+
+    SQLite makes its files 0644 less the umask, so 0640 under the unit's UMask=0007;
+    but a reader needs to write the -shm index (and our journal opens read-write), so
+    ``companion games list`` by a member of the admin group needs g+w. SQLite gives the
+    -wal and -shm files it makes later the database file's mode.
+    """
+    import stat
+
+    try:
+        if not state_dir.stat().st_mode & stat.S_ISGID:
+            return  # a private folder (a test, a replay): leave it as it is
+        for path in state_dir.glob("journal.sqlite*"):
+            info = path.stat()
+            if info.st_uid == os.getuid() and not info.st_mode & stat.S_IWGRP:
+                path.chmod(stat.S_IMODE(info.st_mode) | stat.S_IRGRP | stat.S_IWGRP)
+    except OSError as error:
+        log.warning("cannot share the journal with the admin group: %s", error)
+
+
+def open_camera(settings: Any, state_dir: Path | None = None) -> Camera:
+    """The configured camera; a folder of frames reuses the pixels of a file read just before.
+
+    With ``focus = "auto"``, the lens position ``companion calibrate`` saved in
+    ``state_dir`` is set at every start instead of a new sweep.
+    """
     from companion.app.camera import make_camera
 
     if settings.source == "path":
         from companion.app.frames import ReusingFileSource
 
         return ReusingFileSource(Path(settings.device), settings.start_frame, settings.fps)
-    return make_camera(settings)
+    lens = None
+    if state_dir is not None and settings.source == "picamera2" and settings.focus == "auto":
+        from companion.app.calibrate import saved_lens_position
+
+        lens = saved_lens_position(state_dir)
+        if lens is not None:
+            log.info("focus: the lens position of the last calibration, %.2f dioptres", lens)
+    return make_camera(settings, lens_position=lens)
+
+
+def make_display(config: Any) -> Any:
+    """The panel; a real one that does not answer now is looked for again while the service runs."""
+    from companion.ui.device import PANELS, ReconnectingDisplay, create_device
+
+    if config.display.display in PANELS:
+        return ReconnectingDisplay(config.display)
+    return create_device(config.display)
+
+
+def make_signals(config: Any) -> Signals | None:
+    """The buzzer and the LED when the configuration names their pins; None without them or without GPIO."""
+    settings = config.buttons
+    if settings.buzzer is None and settings.led is None:
+        return None
+    try:
+        return Signals(settings)
+    except Exception as error:  # gpiozero has its own error tree (BadPinFactory, GPIOPinInUse...)
+        log.error("buzzer and LED not available (%s): running without them; `companion doctor` helps", error)
+        return None
 
 
 def make_buttons(config: Any) -> Buttons | None:

@@ -8,8 +8,8 @@ model is built only after :meth:`feed` or :meth:`apply` returned. It is not
 thread-safe: one thread (the runner's worker, or the demo's loop) uses it.
 
 Journal kinds: a tracked event is ``event`` (``override`` when the players
-forced it, by a button or by playing on past a warning; a ``resync`` record
-line, the table re-read, is an ``event``), a discard count ``correction``, an
+forced it, by a button or by playing on past a warning), a ``resync`` record
+line (the table re-read) a ``resync``, a discard count ``correction``, an
 undo ``undo`` (also a play the tracker saw taken back, and an answer to "which
 was it?" that takes the other reading); warnings and
 overrides that only accept the table as it lies are ``warning`` lines (the
@@ -22,7 +22,7 @@ progress starts with a ``position`` header (the table as it was adopted).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.app.journal import Journal, JournaledGame, Kind, standing_lines
@@ -30,7 +30,7 @@ from companion.app.table import TablePipeline
 from companion.engine import Game, Resync
 from companion.engine.record import record_header
 from companion.tracker.anchor import JoinCounts
-from companion.tracker.display import JOIN_FIELDS, PLAYERS, DisplayModel, TableWarning
+from companion.tracker.display import JOIN_FIELDS, PLAYERS, CameraStatus, DisplayModel, TableWarning
 from companion.tracker.model import display_model
 from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
 from companion.ui.controller import AppAction, AppCommand
@@ -108,9 +108,10 @@ class Session:
     def board_found(self) -> bool:
         return self.pipeline.board_found
 
-    def model(self, now: float | None = None, camera_ok: bool = True) -> DisplayModel:
-        return display_model(self.tracker, self.now if now is None else now, camera_ok=camera_ok,
-                             board_ok=self.pipeline.board_found)
+    def model(self, now: float | None = None, camera: CameraStatus = "ok") -> DisplayModel:
+        model = display_model(self.tracker, self.now if now is None else now, camera_ok=camera == "ok",
+                              board_ok=self.pipeline.board_found)
+        return model if camera in ("ok", model.camera) else replace(model, camera=camera)
 
     # -- the players' commands --------------------------------------------------------
 
@@ -232,8 +233,10 @@ class Session:
 
 
 def _kind(tracked: TrackedEvent) -> Kind:
-    """A forced play is the players' word (an override); a resync is the table's, journaled as an event."""
-    return "override" if tracked.forced and not isinstance(tracked.event, Resync) else "event"
+    """A resync is the table's word (the tracker re-anchored); a forced play is the players' (an override)."""
+    if isinstance(tracked.event, Resync):
+        return "resync"
+    return "override" if tracked.forced else "event"
 
 
 def _matching(warnings: list[Warning], shown: TableWarning | None) -> Warning | None:

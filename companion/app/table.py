@@ -15,6 +15,7 @@ import numpy as np
 
 from companion.tracker.tracker import Tracker, Update, Warning
 from companion.vision.layout import Layout
+from companion.vision.lens import LensModel
 from companion.vision.observation import FrameObservation
 from companion.vision.pipeline import VisionPipeline
 
@@ -37,8 +38,9 @@ class TableLog:
 
 class TablePipeline:
     def __init__(self, layout: Layout, *, decoder: str | None = None, settle_s: float = 1.0,
-                 first_player: int = 0) -> None:
-        self.vision = VisionPipeline(layout) if decoder is None else VisionPipeline(layout, decoder)
+                 first_player: int = 0, lens: LensModel | None = None) -> None:
+        self.vision = (VisionPipeline(layout, lens=lens) if decoder is None
+                       else VisionPipeline(layout, decoder, lens=lens))
         self.tracker = Tracker(settle_s=settle_s, first_player=first_player)
         self.last: FrameObservation | None = None
 

@@ -12,4 +12,5 @@ TARGETS: dict[str, str] = {
     "table": "companion.bench.table",
     "run": "companion.bench.run",
     "restart": "companion.bench.restart",
+    "teach": "companion.bench.teach",
 }

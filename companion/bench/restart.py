@@ -30,7 +30,8 @@ from typing import Any
 
 from companion.app.journal import Journal
 from companion.app.session import Session
-from companion.bench.table import _resolution, _use_every_core
+from companion.bench.table import _use_every_core
+from companion.sim.scene import parse_resolution
 from companion.sim.script import GameScript, Shot
 from companion.sim.styles import STYLES, lay_game
 from companion.tracker.tracker import Tracker, Update
@@ -80,7 +81,7 @@ class Restart:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    resolution = _resolution(args.resolution)
+    resolution = parse_resolution(args.resolution)
     ideal = args.observations == "ideal"
     with tempfile.TemporaryDirectory(prefix="bench-restart-") as folder:
         base = Path(folder)
@@ -160,7 +161,7 @@ def _killed_runs(reference: Run, moments: int, downtime: float) -> list[Run]:
     rng = random.Random(reference.seed * 1009 + 17)
     first, last = dealt + round(2 * reference.fps), frames - round((REST_AT_END_S + downtime) * reference.fps)
     runs = []
-    with Journal.open(Path(reference.state), create=False) as journal:
+    with Journal.read(Path(reference.state)) as journal:
         for frame in sorted(rng.sample(range(first, last), min(moments, max(0, last - first)))):
             state = Path(reference.state).parent / f"killed-{frame}"
             _journal_until(journal, state, frame)

@@ -24,12 +24,23 @@ keeps the capture queue full the whole time: the worst case for memory), and:
   longest gap between two polls plus the longest handling is the longest a
   press can wait.
 
-Budgets (issue 6): at most 250 MB, at most 3 s, a press handled within 50 ms.
+- the journal's price for durability: each write (a game started, an
+  entry, a game finished) goes to the ledger (fsynced), is committed (the
+  WAL fsynced) and checkpointed into journal.sqlite (fsynced) before the
+  event is shown. The child logs its medians when it stops (a few events
+  of the first frames, while vision works on 12 MP frames); and this
+  process writes whole games into a fresh journal in the same folder to
+  time every write, and measures the WAL each entry costs in schema 1 and 2
+  (the reason SQLite's own checkpoint came only after about 470 entries).
+
+Budgets (issue 6): at most 250 MB, at most 3 s, a press handled within 50 ms;
+(issue 11) checkpointing under 5 ms per event.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -44,6 +55,7 @@ from typing import Any
 MEMORY_BUDGET_MB = 250.0
 FIRST_FRAME_BUDGET_S = 3.0
 BUTTON_BUDGET_MS = 50.0
+CHECKPOINT_BUDGET_MS = 5.0
 SEED = 153
 
 
@@ -65,6 +77,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         results = {f"fps {fps:g}": [one_run(frames, Path(folder) / f"state-{fps}-{n}", fps)
                                     for n in range(max(1, args.rounds))] for fps in args.fps}
         buttons = button_response(frames, Path(folder) / "state-buttons")
+        journal = journal_costs(Path(folder) / "journal-costs")
     peak = max(r["peak_rss_mb"] for runs in results.values() for r in runs)
     firsts = sorted(r["first_frame_s"] for runs in results.values() for r in runs)
     return {
@@ -75,6 +88,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "first_frame_budget_met": firsts[-1] <= FIRST_FRAME_BUDGET_S,
         **buttons,
         "button_budget_met": buttons["button_wait_max_ms"] <= BUTTON_BUDGET_MS,
+        **journal,
+        "checkpoint_budget_met": journal["journal_checkpoint_median_ms"] <= CHECKPOINT_BUDGET_MS,
         "runs": results,
         "frames": args.frames,
         "resolution": "4608x2592",
@@ -120,16 +135,19 @@ def one_run(frames: Path, state: Path, fps: float) -> dict[str, Any]:
     child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
     first: float | None = None
+    journal: dict[str, Any] = {}
     for line in child.stderr:
         if first is None and re.search(r"first frame processed", line):
             first = time.perf_counter() - started
+        if match := re.search(r"companion\.journal: journal: (\{.*\})", line):
+            journal = json.loads(match.group(1))
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.perf_counter() - started
     if child.returncode != 0 or first is None:
         raise RuntimeError(f"companion run exited {child.returncode} (first frame seen: {first is not None})")
     result = {"peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "first_frame_s": round(first, 2),
-              "seconds": round(seconds, 1)}
+              "seconds": round(seconds, 1), "journal": journal}
     print(f"bench run: fps {fps:g}: {result}", file=sys.stderr)
     return result
 
@@ -185,3 +203,79 @@ def button_response(frames: Path, state: Path) -> dict[str, float]:
         "button_wait_p99_ms": round(waits[int(len(waits) * 0.99)], 1),
         "button_wait_max_ms": round(waits[-1], 1),
     }
+
+
+def journal_costs(folder: Path, games: int = 3) -> dict[str, Any]:
+    """Every write of ``games`` whole games timed (ledger, commit, checkpoint), and the WAL per entry."""
+    from companion.app.journal import Journal
+    from companion.engine import play_random_game, table_record
+    from companion.engine.record import record_header
+
+    record = table_record(play_random_game(random.Random(0)))  # 118 events
+    header, lines = record_header(record.new_game(), True), [str(event) for _, event in record.events]
+    with Journal.open(folder / "games") as journal:
+        for _ in range(games):
+            game = journal.start_game_from_header(header)
+            for frame, line in enumerate(lines):
+                journal.append(game, "event", line, frame=frame)
+            journal.finish_game(game)
+        times = journal.times.summary()
+    figures: dict[str, Any] = {f"journal_{name}": value for name, value in times.items()}
+    figures["journal_durability_ms_per_event"] = round(
+        times["ledger_median_ms"] + times["checkpoint_median_ms"], 3)
+    figures["journal_wal_bytes_per_entry"] = {"schema 1": _wal_per_entry_1(folder / "wal-1", lines),
+                                              "schema 2": _wal_per_entry_2(folder / "wal-2", header, lines)}
+    figures["disk_flush_median_ms"] = _flush_median_ms(folder / "flush")
+    print(f"bench run: journal: {figures}", file=sys.stderr)
+    return figures
+
+
+def _flush_median_ms(path: Path, count: int = 50) -> float:
+    """One 4 KB page written and fdatasync'ed: what the disk charges for a flush now, to read the rest by."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        times = []
+        for index in range(count):
+            os.pwrite(descriptor, bytes([index % 256]) * 4096, 0)
+            started = time.perf_counter()
+            os.fdatasync(descriptor)
+            times.append((time.perf_counter() - started) * 1000)
+    finally:
+        os.close(descriptor)
+    return round(sorted(times)[count // 2], 3)
+
+
+def _wal_per_entry_2(state: Path, header: dict[str, Any], lines: list[str]) -> int:
+    from companion.app.journal import JOURNAL_FILE, Journal
+
+    with Journal.open(state) as journal:
+        game = journal.start_game_from_header(header)
+        journal._checkpoint = lambda: None  # type: ignore[method-assign]  # let the WAL grow, to weigh it
+        wal = state / f"{JOURNAL_FILE}-wal"
+        before = wal.stat().st_size
+        for line in lines:
+            journal.append(game, "event", line)
+        return round((wal.stat().st_size - before) / len(lines))
+
+
+def _wal_per_entry_1(state: Path, lines: list[str]) -> int:
+    """The same entries as the first companion journaled them (schema 1, never checkpointed in a game)."""
+    import sqlite3
+
+    from companion.app.journal import JOURNAL_FILE, SCHEMA_1
+
+    state.mkdir(parents=True)
+    db = sqlite3.connect(state / JOURNAL_FILE, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(SCHEMA_1)
+        db.execute("INSERT INTO games (started, first_player, header) VALUES ('', 'p1', '{}')")
+        wal = state / f"{JOURNAL_FILE}-wal"
+        before = wal.stat().st_size
+        for seq, line in enumerate(lines, start=1):
+            db.execute("INSERT INTO entries VALUES (1, ?, 'event', ?, NULL, '2026-11-30T20:00:00.000+00:00')",
+                       (seq, line))
+        return round((wal.stat().st_size - before) / len(lines))
+    finally:
+        db.close()

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Claim, Resync, Reveal, play_random_game, summary, table_record
-from companion.sim.scene import SceneOptions
+from companion.sim.scene import SceneOptions, parse_resolution
 from companion.sim.script import GameScript
 from companion.sim.styles import STYLES, lay_game
 from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
@@ -68,6 +68,7 @@ class GameResult:
     style: str
     seed: int
     events: int
+    """Events the tracker reported, the end-game reveal not counted (as ``expected_events``)."""
     frames: int
     seconds: float
     final_right: bool
@@ -88,7 +89,7 @@ class GameResult:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    width, height = _resolution(args.resolution)
+    width, height = parse_resolution(args.resolution)
     styles = STYLES if args.style == "both" else (args.style,)
     jobs = [Job(style, args.seed + i, args.fps, (width, height), args.settle, args.observations == "ideal")
             for style in styles for i in range(args.games)]
@@ -166,7 +167,8 @@ def _play_one(job: Job) -> GameResult:
     injected_ok, false = _judge_warnings(script, warnings, job.fps, job.settle)
     latencies = _latencies(script, tracker.events, job.fps)
     return GameResult(
-        job.style, job.seed, len(tracker.events), frames, time.perf_counter() - start,
+        job.style, job.seed, sum(not isinstance(t.event, Reveal) for t in tracker.events), frames,
+        time.perf_counter() - start,
         final == truth, final is not None and final["winner"] == truth["winner"],
         _in_order(tracker.events, game), tuple(false), len(script.injections), injected_ok,
         tuple(lat for lat, _ in latencies),
@@ -192,16 +194,6 @@ def _feed(script: GameScript, layout: Layout, job: Job) -> tuple[Tracker, Iterat
     pipeline = TablePipeline(layout, settle_s=job.settle)
     frames = render_frames(script, layout, job.fps, SceneOptions(resolution=job.resolution, noise_sigma=2.0))
     return pipeline.tracker, (pipeline.feed(i, i / job.fps, image) for i, image in enumerate(frames))
-
-
-def _resolution(text: str) -> tuple[int, int]:
-    from companion.errors import ConfigError
-
-    try:
-        width, height = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
-    return width, height
 
 
 def _judge_warnings(script: GameScript, warnings: list[Warning], fps: float, settle: float) -> tuple[int, list[str]]:

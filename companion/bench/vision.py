@@ -32,6 +32,7 @@ import subprocess
 import time
 from collections.abc import Iterable, Sequence
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -51,6 +52,7 @@ from companion.sim.tables import random_hand
 from companion.vision.decoders import DECODERS, make_decoder
 from companion.vision.frames import to_grey
 from companion.vision.layout import Layout, load_layout, polygons_overlap
+from companion.vision.lens import LensModel
 from companion.vision.observation import FrameObservation
 from companion.vision.payload import card_id_from_payload
 from companion.vision.pipeline import VisionPipeline
@@ -70,14 +72,23 @@ FOREIGN_PAYLOADS = ("MDL-Z99", "\x01\x02binary\xff", "https://example.org/menu",
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from companion.bench.optics import OPTICS_SCENARIOS  # it builds on this module
+
     parser.add_argument("--tables", type=int, default=12, help="random tables per scenario (default 12)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per frame; all enter the medians")
     parser.add_argument("--decoders", default=",".join(DECODERS),
                         help=f"comma-separated decoders to compare (default {','.join(DECODERS)})")
-    parser.add_argument("--scenarios", default="design,webcam,steady,robustness,whole_frame,sloppy",
+    parser.add_argument("--scenarios", default=",".join(("design,webcam,steady,robustness,whole_frame,sloppy",
+                                                         *OPTICS_SCENARIOS)),
                         help="comma-separated subset of the scenarios")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--layout", default=None, help="layout file (default: the shipped one)")
+    parser.add_argument("--layout", type=Path, default=None, help="layout file (default: the shipped one)")
+    parser.add_argument("--bump-games", type=int, default=2,
+                        help="bumps scenario: sloppy games also rendered at 12 MP, twice each (default 2)")
+
+
+def check(args: argparse.Namespace) -> None:
+    load_layout(args.layout)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -101,6 +112,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         figures["whole_frame_4608"] = {name: bench.whole_frame(name) for name in decoders}
     if "sloppy" in scenarios:
         figures["sloppy_4608"] = bench.sloppy(decoders[0])
+    from companion.bench.optics import run_optics
+
+    figures |= run_optics(bench, decoders[0], scenarios, args.bump_games)
     return figures
 
 
@@ -192,8 +206,10 @@ def _timing_figures(runs: Sequence[FrameObservation]) -> dict[str, Any]:
 
 
 class _Bench:
-    def __init__(self, layout: Layout, tables: int, repeat: int, seed: int) -> None:
+    def __init__(self, layout: Layout, tables: int, repeat: int, seed: int, lens: LensModel | None = None) -> None:
         self.layout, self.tables, self.repeat, self.seed = layout, tables, repeat, seed
+        self.lens = lens
+        """A lens model the cold and steady pipelines map through (timing with undistortion on)."""
         self.webcam_layout = dataclasses.replace(layout, sticker_mm=32.0)
         self._cache: dict[str, list[tuple[RenderedScene, int]]] = {}
 
@@ -219,7 +235,7 @@ class _Bench:
         rng = np.random.default_rng(self.seed + 3)
         for scene, foreign in scenes:
             layout = self.webcam_layout if scene.image.shape[1] == WEBCAM[0] else self.layout
-            pipeline = VisionPipeline(layout, decoder, clock=time.thread_time)
+            pipeline = VisionPipeline(layout, decoder, clock=time.thread_time, lens=self.lens)
             observations = [pipeline.scan(scene.image) for _ in range(self.repeat)]
             runs += observations
             score.add(observations[0], scene, foreign)
@@ -244,7 +260,7 @@ class _Bench:
             new_card = _card_in_random_zone(layout, rng, spare[int(rng.integers(len(spare)))])
             after = render_table(layout, [*cards, new_card], options)
             for _ in range(self.repeat):
-                pipeline = VisionPipeline(layout, decoder, clock=time.thread_time)
+                pipeline = VisionPipeline(layout, decoder, clock=time.thread_time, lens=self.lens)
                 pipeline.process(_sensor(before.image, rng))
                 still_runs.append(pipeline.process(_sensor(before.image, rng)))
                 changed = pipeline.process(_sensor(after.image, rng))

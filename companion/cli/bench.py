@@ -35,9 +35,12 @@ def pin_to_one_core(cpu: int | None) -> int | None:
 
 
 def run_bench(args: argparse.Namespace) -> int:
+    module = importlib.import_module(args.bench_module)
+    if hasattr(module, "check"):
+        module.check(args)  # its inputs, before anything is said or measured
     core = pin_to_one_core(args.cpu)
     print(f"bench {args.target}: running on core {core}", file=sys.stderr)
-    figures = importlib.import_module(args.bench_module).run(args)
+    figures = module.run(args)
     if args.json:
         print(json.dumps(figures))
     else:

@@ -49,20 +49,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    from companion.app.config import FPS_RANGE, check_number
     from companion.app.journal import Journal
     from companion.app.logs import setup_logging
     from companion.app.session import Session
     from companion.app.table import TablePipeline
+    from companion.cli.paths import output_file
     from companion.engine import play_random_game
     from companion.sim.game import script_game
     from companion.vision.layout import load_layout
 
+    check_number("--fps", args.fps, FPS_RANGE)
+    if args.gif is not None:
+        output_file(args.gif, "--gif", (".gif",))  # before the game, not after it
     setup_logging("error")  # the story says what happens; log lines would only repeat it
     seed = _seed(args)
-    if args.fps <= 0:
-        from companion.errors import ConfigError
-
-        raise ConfigError(f"--fps {args.fps}: must be more than 0")
     started = time.perf_counter()
     layout = load_layout()
     game = play_random_game(random.Random(seed), first_player=0)

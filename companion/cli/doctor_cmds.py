@@ -16,8 +16,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_doctor(args: argparse.Namespace) -> int:
+    from companion.app.config import load_config
     from companion.app.doctor import report, run_checks
+    from companion.cli.paths import input_file
 
+    if args.config is not None:
+        # A file named on the command line is the input: unreadable, it is one line and status 2. The
+        # installed configuration's problems are findings among the others.
+        load_config(input_file(args.config, "--config"))
     # Offer the interactive button test only to a person at a terminal, never to the service or CI.
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.no_input
     text, status = report(run_checks(args.config, ask=input if interactive else None))

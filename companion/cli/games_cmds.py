@@ -1,10 +1,19 @@
-"""``companion games list|show|export``: the journal of past and running games."""
+"""``companion games list|show|export``: the journal of past and running games.
+
+The journal is opened read-only, beside a running companion or in a folder
+nobody may write (a card read on another machine). What its checks find
+(an entry missing, a ledger that holds one more write) is said on stderr as
+"companion: note: ...", and the notes the journal kept on a game (entries
+restored or lost after a crash) are shown with it; the JSON documents on
+stdout stay as interfaces.md defines them.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,9 +54,15 @@ def _common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
 def _open(args: argparse.Namespace) -> Journal:
     from companion.app.config import load_config
     from companion.app.journal import Journal
+    from companion.cli.paths import state_folder
 
+    if args.state_dir is not None:
+        state_folder(args.state_dir, "--state-dir")
     state_dir = args.state_dir if args.state_dir is not None else load_config(args.config).state_dir
-    return Journal.open(state_dir, create=False)
+    journal = Journal.read(state_dir)
+    for finding in journal.findings:
+        print(f"companion: note: {finding}", file=sys.stderr)
+    return journal
 
 
 def _chosen(journal: Journal, game_id: int | None) -> JournaledGame:
@@ -70,22 +85,25 @@ def run_list(args: argparse.Namespace) -> int:
         if "no journal here" not in str(error):
             raise
         games: list[GameInfo] = []
+        notes: Counter[int | None] = Counter()
     else:
         with journal:
             games = journal.games()
+            notes = Counter(repair.game_id for repair in journal.repairs())
     if args.json:
-        print(json.dumps({"games": [_info_json(game) for game in games]}))
+        print(json.dumps({"games": [_info_json(game, notes[game.id]) for game in games]}))
         return 0
     if not games:
         print("no games yet", file=sys.stderr)
     for game in games:
-        print(describe(game))
+        noted = f"  ({notes[game.id]} note(s): games show {game.id})" if notes[game.id] else ""
+        print(describe(game) + noted)
     return 0
 
 
-def _info_json(game: GameInfo) -> dict[str, Any]:
+def _info_json(game: GameInfo, notes: int = 0) -> dict[str, Any]:
     return {"id": game.id, "started": game.started, "first_player": game.first_player,
-            "finished": game.finished, "entries": game.entries, "result": game.result}
+            "finished": game.finished, "entries": game.entries, "result": game.result, "notes": notes}
 
 
 def describe(game: GameInfo) -> str:
@@ -114,11 +132,17 @@ def run_show(args: argparse.Namespace) -> int:
         for entry in game.entries:
             if entry.kind == "warning":
                 print(f"  warning at frame {entry.frame}: {entry.line}")
+        for repair in journal.repairs(game.info.id):
+            print(f"  note {repair.at[:19].replace('T', ' ')}: {repair.message}")
         print(describe_final(game.rebuild()))
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from companion.cli.paths import output_file
+
+    if args.out is not None:
+        output_file(args.out, "--out")
     with _open(args) as journal:
         game = _chosen(journal, args.game)
         text = "\n".join(game.record()) + "\n"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from companion.engine.rules import MANDALA
 from companion.errors import ConfigError
 from companion.tracker.anchor import JoinCounts
 
-PAIR_LIMITS = {"hands": (1, 8), "cups": (0, 108)}
+CARDS = len(MANDALA.cards)
+PAIR_LIMITS = {"hands": (1, MANDALA.hand_limit), "cups": (0, CARDS)}
 
 
 def add_join_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,8 +28,8 @@ def join_counts(args: argparse.Namespace) -> JoinCounts | None:
         if given:
             raise ConfigError(f"--{given[0]} needs --join")
         return None
-    if args.deck is not None and not 0 <= args.deck <= 108:
-        raise ConfigError(f"--deck {args.deck}: must be a count from 0 to 108")
+    if args.deck is not None and not 0 <= args.deck <= CARDS:
+        raise ConfigError(f"--deck {args.deck}: must be a count from 0 to {CARDS}")
     return JoinCounts(turn=None if args.turn is None else (0 if args.turn == "p1" else 1),
                       hands=_pair(args.hands, "hands"), cups=_pair(args.cups, "cups"), deck=args.deck)
 

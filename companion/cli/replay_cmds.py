@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.join_args import add_join_arguments, join_counts
+from companion.cli.progress import add_quiet
 from companion.sim.styles import STYLES
 
 
@@ -23,6 +24,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument("--settle", type=float, default=1.0, help="settle time in seconds (default 1.0)")
     replay.add_argument("--decoder", default=None, help="QR decoder: zxing (default) or pyzbar")
     add_join_arguments(replay)
+    replay.add_argument("--calibration", type=Path, default=None, metavar="FILE",
+                        help="calibration file of the camera that took the frames (companion calibrate --out "
+                             "FILE): points are mapped through its lens model (default: none, a pinhole)")
+    add_quiet(replay)
     replay.set_defaults(func=run_replay)
 
     sim = subparsers.add_parser("sim", help="simulated tables")
@@ -41,23 +46,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_replay(args: argparse.Namespace) -> int:
     from companion.app.camera import FileSource
+    from companion.app.config import FPS_RANGE, SETTLE_RANGE, check_number
     from companion.app.table import TableLog, TablePipeline
     from companion.engine import summary
-    from companion.errors import ConfigError
     from companion.vision.layout import load_layout
 
-    if args.fps <= 0:
-        raise ConfigError(f"--fps {args.fps}: must be more than 0")
+    check_number("--fps", args.fps, FPS_RANGE)
+    check_number("--settle", args.settle, SETTLE_RANGE)
     join = join_counts(args)
+    from companion.vision.lens import load_lens
+
+    lens = None if args.calibration is None else load_lens(args.calibration)
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
-                             first_player=0 if args.first_player == "p1" else 1)
+                             first_player=0 if args.first_player == "p1" else 1, lens=lens)
     if join is not None:
         pipeline.tracker.request_join(join)  # no display to ask: values not given are estimated
+    from companion.cli.progress import bar
+
     log = TableLog()
-    with FileSource(args.input) as source:
+    source = FileSource(args.input)
+    with source, bar(args, source.count(), "replay") as progress:
         while (frame := source.read()) is not None:
             log.add(pipeline.feed(frame.index, frame.index / args.fps, frame.image))
             log.frames += 1
+            progress.update(1)
+        if source.skipped:
+            print(f"{args.input}: {source.skipped} unreadable frame(s) skipped", file=sys.stderr)
     game = pipeline.tracker.game
     result: dict[str, Any] = {
         "events": [{"frame": frame, "event": event} for frame, event in log.events],
@@ -76,26 +90,18 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_sim_game(args: argparse.Namespace) -> int:
+    from companion.app.config import FPS_RANGE, check_number
     from companion.engine import play_random_game
     from companion.sim.frames import write_game
-    from companion.sim.scene import SceneOptions
+    from companion.sim.scene import SceneOptions, parse_resolution
     from companion.sim.styles import lay_game
     from companion.vision.layout import load_layout
 
-    width, height = _resolution(args.resolution)
+    check_number("--fps", args.fps, FPS_RANGE)
+    width, height = parse_resolution(args.resolution)
     layout = load_layout()
     game = play_random_game(random.Random(args.seed), first_player=0 if args.first_player == "p1" else 1)
     script = lay_game(game, layout, args.style, seed=args.seed)
     count = write_game(args.out, script, layout, args.fps, SceneOptions(resolution=(width, height), noise_sigma=2.0))
     print(f"wrote {count} frames of a {len(game.stack)}-event {args.style} game to {args.out}", file=sys.stderr)
     return 0
-
-
-def _resolution(text: str) -> tuple[int, int]:
-    from companion.errors import ConfigError
-
-    try:
-        width, height = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
-    return width, height

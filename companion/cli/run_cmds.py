@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--display", default=None,
                         help="ssd1306, sh1106, ssd1309, terminal or none (default: display.display)")
     parser.add_argument("--state-dir", type=Path, help="folder of the game journal (default: state_dir)")
+    parser.add_argument("--calibration", type=Path, metavar="FILE",
+                        help="calibration file (companion calibrate --out FILE) whose lens model to map through "
+                             "(default: vision.calibration, else STATE_DIR/calibration.json when it has one)")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default=None, help="default: logging.level")
     add_join_arguments(parser)
     parser.set_defaults(func=run)
@@ -44,13 +47,13 @@ def run(args: argparse.Namespace) -> int:
     from companion.app.logs import setup_logging
     from companion.app.runner import build
 
+    _check(args)  # before the log is set up: bad arguments are one line, not log lines
+    join = join_counts(args)
     config = _with_overrides(load_config(args.config), args)
     setup_logging(args.log_level or config.logging.level)
-    _check(args)
-    join = join_counts(args)
     # systemd stops us with SIGTERM: unwind like an exit, so the screen says "stopped".
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    runner = build(config, recorded_fps=args.recorded_fps, join=join)
+    runner = build(config, recorded_fps=args.recorded_fps, calibration=args.calibration, join=join)
     return runner.run()
 
 
@@ -59,16 +62,23 @@ def _exit_on_signal(number: int, frame: FrameType | None) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
+    from companion.app.config import FPS_RANGE, check_number
     from companion.errors import ConfigError
 
     if args.camera is None and (args.start_frame is not None or args.recorded_fps is not None):
         raise ConfigError("--start-frame and --recorded-fps need --camera PATH")
-    for name in ("fps", "recorded_fps", "start_frame"):
-        value = getattr(args, name)
-        if value is not None and value < 0:
-            raise ConfigError(f"--{name.replace('_', '-')} {value}: must be 0 or more")
-    if args.recorded_fps == 0:
-        raise ConfigError("--recorded-fps 0: must be more than 0")
+    if args.fps is not None:
+        check_number("--fps", args.fps, FPS_RANGE, zero=True)
+    if args.recorded_fps is not None:
+        check_number("--recorded-fps", args.recorded_fps, FPS_RANGE)
+    if args.start_frame is not None:
+        check_number("--start-frame", args.start_frame, (0, 10**9))
+    if args.camera is not None:
+        # Opened here, before the journal and the panel: a wrong path is one line, not a started service.
+        from companion.app.camera import FileSource
+
+        with FileSource(args.camera):
+            pass
 
 
 def _with_overrides(config: Config, args: argparse.Namespace) -> Config:

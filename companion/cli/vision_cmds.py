@@ -1,8 +1,10 @@
 """``companion vision detect|show``: what the camera sees on one image.
 
 ``detect IMAGE --json`` prints the document of interfaces.md section 5 (plus
-``duplicates``); ``show IMAGE --out FILE`` writes the image with zones,
-fiducials and reads drawn, for people setting up their table. Both exit 0
+``duplicates``, and per card ``stickers_mm``: the stickers its centre was
+found from); ``show IMAGE --out FILE`` writes the image with zones,
+fiducials, reads and each card's centre drawn, for people setting up their
+table. Both exit 0
 when the board was found and 3 when it was not.
 """
 
@@ -19,7 +21,9 @@ import numpy as np
 
 from companion.errors import FrameError
 from companion.vision.decoders import DECODERS, DEFAULT_DECODER
+from companion.vision.frames import read_image
 from companion.vision.layout import DEFAULT_LAYOUT_PATH, load_layout
+from companion.vision.lens import load_lens
 from companion.vision.observation import FrameObservation
 from companion.vision.pipeline import VisionPipeline
 
@@ -46,6 +50,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="playmat layout JSON (default: the shipped mandala-playmat.json)")
     parser.add_argument("--decoder", choices=sorted(DECODERS), default=DEFAULT_DECODER,
                         help=f"QR decoder (default {DEFAULT_DECODER})")
+    parser.add_argument("--calibration", type=Path, default=None, metavar="FILE",
+                        help="calibration file (companion calibrate --out FILE): map points through its lens "
+                             "model (default: none, frame pixels as a pinhole camera's)")
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -92,19 +99,9 @@ def detection_document(observation: FrameObservation) -> dict[str, Any]:
 def _look(args: argparse.Namespace) -> tuple[np.ndarray, FrameObservation, VisionPipeline]:
     layout = load_layout(args.layout)
     frame = read_image(args.image)
-    pipeline = VisionPipeline(layout, args.decoder)
+    lens = None if args.calibration is None else load_lens(args.calibration)
+    pipeline = VisionPipeline(layout, args.decoder, lens=lens)
     return frame, pipeline.scan(frame), pipeline
-
-
-def read_image(path: Path) -> np.ndarray:
-    """A BGR image from a file; FrameError (one line naming the file) otherwise."""
-    if not path.is_file():
-        raise FrameError(f"{path}: no such image file")
-    data = np.fromfile(path, dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise FrameError(f"{path}: not an image OpenCV can read")
-    return image
 
 
 def _human(path: Path, observation: FrameObservation) -> str:

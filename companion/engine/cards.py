@@ -4,8 +4,15 @@ Like python-chess's squares, game tokens are plain ints with aliases, so the
 rules run on lists and bit masks; the text forms (``"R07"``, ``"red"``,
 ``"p1"``, ``"m1"``) are for records, logs and people.
 
+The vocabulary holds every card of every ruleset: the 108 colored cards of
+the official game and the 12 gold cards ``A01``..``A12`` that only the
+``mountains`` ruleset deals (``Rules.cards`` says which a ruleset uses).
+:func:`parse_card` reads the official 108; :func:`parse_any_card` all 120.
+
 >>> parse_card("R07"), card_name(6), color_of(parse_card("K18"))
 (6, 'R07', 5)
+>>> parse_any_card("A01"), color_name(color_of(parse_any_card("A12")))
+(108, 'gold')
 """
 
 from __future__ import annotations
@@ -15,9 +22,9 @@ from typing import TypeAlias
 from companion.errors import InvalidCardError
 
 Card: TypeAlias = int
-"""0..107: color * 18 + serial - 1."""
+"""0..107: color * 18 + serial - 1; the gold cards are 108..119."""
 Color: TypeAlias = int
-"""0..5 in rulebook order: red, orange, yellow, green, purple, black."""
+"""0..5 in rulebook order: red, orange, yellow, green, purple, black; 6 is gold."""
 Player: TypeAlias = int
 """0 is p1 (bottom edge of the mat), 1 is p2."""
 Mandala: TypeAlias = int
@@ -29,28 +36,45 @@ COLOR_NAMES = ("red", "orange", "yellow", "green", "purple", "black")
 COLORS: tuple[Color, ...] = tuple(range(6))
 ALL_COLORS_MASK = 0b111111
 CARDS: tuple[Card, ...] = tuple(range(len(COLORS) * CARDS_PER_COLOR))
+"""The 108 colored cards: the whole deck of the official game."""
+
+GOLD: Color = 6
+"""The color of the gold cards: not one of :data:`COLORS`, never part of a color rule."""
+GOLD_LETTER = "A"
+GOLD_NAME = "gold"
+GOLD_COUNT = 12
+GOLD_CARDS: tuple[Card, ...] = tuple(range(len(CARDS), len(CARDS) + GOLD_COUNT))
+ALL_CARDS: tuple[Card, ...] = CARDS + GOLD_CARDS
+
 PLAYERS: tuple[Player, ...] = (0, 1)
 MANDALAS: tuple[Mandala, ...] = (0, 1)
 PLAYER_NAMES = ("p1", "p2")
 MANDALA_NAMES = ("m1", "m2")
 
-HAND_LIMIT = 8
-MOUNTAIN_DRAW = 3
-REFILL_CARDS = 2
-RIVER_SPACES = 6
-
-_CARD_NAMES = tuple(f"{COLOR_LETTERS[c // CARDS_PER_COLOR]}{c % CARDS_PER_COLOR + 1:02d}" for c in CARDS)
-_CARD_BY_NAME = {name: card for card, name in enumerate(_CARD_NAMES)}
-COLOR_OF: tuple[Color, ...] = tuple(c // CARDS_PER_COLOR for c in CARDS)
+_LETTERS = COLOR_LETTERS + GOLD_LETTER
+_NAMES = (*COLOR_NAMES, GOLD_NAME)
+COLOR_OF: tuple[Color, ...] = tuple(min(c // CARDS_PER_COLOR, GOLD) for c in ALL_CARDS)
 """Color of each card, as a table: the hot paths index it instead of dividing."""
+_CARD_NAMES = tuple(
+    f"{COLOR_LETTERS[c // CARDS_PER_COLOR]}{c % CARDS_PER_COLOR + 1:02d}" if c < len(CARDS)
+    else f"{GOLD_LETTER}{c - len(CARDS) + 1:02d}" for c in ALL_CARDS)
+_CARD_BY_NAME = {name: card for card, name in enumerate(_CARD_NAMES)}
 
 
 def parse_card(name: object) -> Card:
-    """``"R07"`` -> 6; raises :class:`InvalidCardError` for anything else."""
-    try:
-        return _CARD_BY_NAME[name]  # type: ignore[index]  # a wrong type is a KeyError/TypeError too
-    except (KeyError, TypeError):
-        raise InvalidCardError(f"unknown card {name!r}: expected R01..R18, O, Y, G, P or K") from None
+    """``"R07"`` -> 6, a card of the official game; raises :class:`InvalidCardError` for anything else."""
+    card = _CARD_BY_NAME.get(name) if isinstance(name, str) else None
+    if card is None or card >= len(CARDS):
+        raise InvalidCardError(f"unknown card {name!r}: expected R01..R18, O, Y, G, P or K")
+    return card
+
+
+def parse_any_card(name: object) -> Card:
+    """Any card of any ruleset, gold cards ``A01``..``A12`` included."""
+    card = _CARD_BY_NAME.get(name) if isinstance(name, str) else None
+    if card is None:
+        raise InvalidCardError(f"unknown card {name!r}: expected R01..R18, O, Y, G, P, K or A01..A12")
+    return card
 
 
 def card_name(card: Card) -> str:
@@ -62,6 +86,7 @@ def color_of(card: Card) -> Color:
 
 
 def parse_color(letter: object) -> Color:
+    """One of the six colors' letters (gold is not a color anyone claims or names)."""
     index = COLOR_LETTERS.find(letter) if isinstance(letter, str) and len(letter) == 1 else -1
     if index < 0:
         raise InvalidCardError(f"unknown color {letter!r}: expected one of R, O, Y, G, P, K")
@@ -69,11 +94,11 @@ def parse_color(letter: object) -> Color:
 
 
 def color_letter(color: Color) -> str:
-    return COLOR_LETTERS[color]
+    return _LETTERS[color]
 
 
 def color_name(color: Color) -> str:
-    return COLOR_NAMES[color]
+    return _NAMES[color]
 
 
 def parse_player(name: object) -> Player:
@@ -109,7 +134,3 @@ COLORS_IN_MASK: tuple[tuple[Color, ...], ...] = tuple(
 def colors_in(mask: int) -> tuple[Color, ...]:
     """The colors set in a color bit mask, in rulebook order."""
     return COLORS_IN_MASK[mask & ALL_COLORS_MASK]
-
-
-def mask_letters(mask: int) -> str:
-    return "".join(COLOR_LETTERS[c] for c in colors_in(mask))

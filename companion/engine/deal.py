@@ -2,38 +2,55 @@
 
 The rules never use randomness (records name every drawn card); these helpers
 take a ``random.Random`` so every game they make is reproducible from a seed.
+Random play knows no rules of its own: it picks among the decisions the
+game's own generator offers (``Game.choices``, the source of
+``legal_actions`` too), first one open kind of decision and color uniformly,
+then the cards for it; only the drawn cards are chance.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any, TypeVar, overload
 
-from companion.engine.cards import (
-    CARDS,
-    COLOR_OF,
-    COLORS_IN_MASK,
-    HAND_LIMIT,
-    MANDALAS,
-    MOUNTAIN_DRAW,
-    Card,
-    Color,
-)
+from companion.engine.base import BaseGame
+from companion.engine.cards import COLOR_OF, Card, Player
 from companion.engine.events import Claim, Discard, Event, FieldPlay, MountainPlay, Refill
-from companion.engine.game import DECK, DISCARD, HANDS, MOUNTAIN_SLOT, Game, Phase, Setup
+from companion.engine.game import (
+    CLAIM_KIND,
+    DECK,
+    DISCARD,
+    FIELD_KIND,
+    HANDS,
+    MOUNTAIN_KIND,
+    Game,
+    Phase,
+    Setup,
+)
+from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
+from companion.engine.mountains.game import DECK as MOUNTAINS_DECK
+from companion.engine.mountains.game import DISCARD_KIND as MOUNTAINS_DISCARD_KIND
+from companion.engine.mountains.game import DRAW_KIND, START_KIND, MountainsGame, MountainsSetup
+from companion.engine.mountains.game import HANDS as MOUNTAINS_HANDS
 
-MOUNTAIN_KIND, FIELD_KIND, DISCARD_KIND = range(3)
+GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
+
 MAX_EVENTS = 5000
 """A random game longer than this is abandoned (it never happens in practice)."""
 
 
-def deal(rng: random.Random, first_player: int = 0) -> Setup:
+def deal(rng: random.Random, first_player: Player = 0) -> Setup:
     """Shuffle all 108 cards and deal them as the rulebook's setup says."""
-    cards = list(CARDS)
+    rules = Game.rules
+    cards = list(rules.cards)
     rng.shuffle(cards)
+    mountain, hand, cup = rules.mountain_deal, rules.hand_size, rules.cup_size
+    hands_at = 2 * mountain
+    cups_at = hands_at + 2 * hand
     return Setup(
-        mountains=(tuple(cards[0:2]), tuple(cards[2:4])),
-        hands=(tuple(cards[4:10]), tuple(cards[10:16])),
-        cups=(tuple(cards[16:18]), tuple(cards[18:20])),
+        mountains=(tuple(cards[0:mountain]), tuple(cards[mountain:hands_at])),
+        hands=(tuple(cards[hands_at:hands_at + hand]), tuple(cards[hands_at + hand:cups_at])),
+        cups=(tuple(cards[cups_at:cups_at + cup]), tuple(cards[cups_at + cup:cups_at + 2 * cup])),
         first_player=first_player,
     )
 
@@ -42,12 +59,12 @@ def draw_cards(game: Game, count: int, rng: random.Random, discarding: tuple[Car
     """Choose ``count`` cards to draw at random, as a shuffled deck would give them."""
     deck = game.known[DECK]
     if count <= len(deck):  # the common case, without copying the deck
-        return _pick(deck, count, rng)
+        return pick(deck, count, rng)
     # The deck runs out: the discard pile, with what is being discarded now, is reshuffled.
-    return (*_pick(deck, len(deck), rng), *_pick([*game.known[DISCARD], *discarding], count - len(deck), rng))
+    return (*pick(deck, len(deck), rng), *pick([*game.known[DISCARD], *discarding], count - len(deck), rng))
 
 
-def _pick(cards: list[Card], count: int, rng: random.Random) -> tuple[Card, ...]:
+def pick(cards: list[Card], count: int, rng: random.Random) -> tuple[Card, ...]:
     """``count`` distinct cards at random; ``random.sample`` is slow for the 1 to 3 cards drawn here."""
     if count > 3:
         return tuple(rng.sample(cards, count))
@@ -60,65 +77,87 @@ def _pick(cards: list[Card], count: int, rng: random.Random) -> tuple[Card, ...]
     return tuple(picked)
 
 
-def random_action(game: Game, rng: random.Random) -> Event:
-    """A random legal event for the position (full information needed).
+def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
+    """A choice and one of its options (by index), uniformly among all options of all choices.
 
-    The player first picks uniformly one kind of play that is open (a
-    mountain, a field, a color to discard), then the cards for it.
+    A choice is ``(kind, target, options, ...)`` as ``choices()`` gives it.
     """
-    if game.phase is Phase.CLAIM:
-        mandala = game.destroying
-        assert mandala is not None
-        mask = game.masks[3 * mandala]
-        colors = COLORS_IN_MASK[mask]
-        return Claim(game.turn, colors[int(rng.random() * len(colors))])
+    total = 0
+    for choice in choices:
+        total += len(choice[2])
+    index = int(rng.random() * total)
+    for choice in choices:
+        if index < len(choice[2]):
+            return choice, index
+        index -= len(choice[2])
+    raise ValueError("no decision is open: the game is over, or the hand to play from is not known")
+
+
+def deal_mountains(rng: random.Random, first_player: Player = 0) -> MountainsSetup:
+    """Shuffle all 120 cards (gold too) and deal each player a hand, as rules-002.md's setup says."""
+    cards = list(MountainsGame.rules.cards)
+    rng.shuffle(cards)
+    size = MountainsGame.rules.hand_size
+    return MountainsSetup((tuple(cards[:size]), tuple(cards[size:2 * size])), first_player)
+
+
+def random_mountains_action(game: MountainsGame, rng: random.Random) -> MountainsEvent:
+    """A random legal event of the mountains ruleset (full information needed)."""
+    (kind, target, options), index = choose(game.choices(), rng)
+    player, option = game.turn, options[index]
+    hand = game.known[MOUNTAINS_HANDS[player]]
+    if kind == DRAW_KIND:
+        return DrawCards(player, pick(game.known[MOUNTAINS_DECK], option, rng))
+    if kind == MOUNTAINS_DISCARD_KIND:
+        return DiscardCards(player, pick(hand, option, rng))
+    group = [card for card in hand if COLOR_OF[card] == option]
+    card = group[int(rng.random() * len(group))]
+    return StartCard(player, card) if kind == START_KIND else PlayCard(player, card, target)
+
+
+@overload
+def random_action(game: Game, rng: random.Random) -> Event: ...
+@overload
+def random_action(game: MountainsGame, rng: random.Random) -> MountainsEvent: ...
+def random_action(game: Game | MountainsGame, rng: random.Random) -> Event | MountainsEvent:
+    """A random legal event for the position (full information needed)."""
+    if isinstance(game, MountainsGame):
+        return random_mountains_action(game, rng)
     if game.phase is Phase.REFILL:
         assert game.destroying is not None
         return Refill(game.destroying, draw_cards(game, game.refill_count(), rng))
-    return _random_play(game, rng)
-
-
-def _random_play(game: Game, rng: random.Random) -> Event:
+    (kind, mandala, colors, most), index = choose(game.choices(), rng)
     player = game.turn
-    hand = game.known[HANDS[player]]
-    by_color: dict[Color, list[Card]] = {}
-    in_hand = 0
-    for card in hand:
-        color = COLOR_OF[card]
-        by_color.setdefault(color, []).append(card)
-        in_hand |= 1 << color
-    # The open kinds of play, each as (kind, mandala, colors it takes); one is
-    # picked uniformly by index, without building every option.
-    kinds: list[tuple[int, int, tuple[Color, ...]]] = [(DISCARD_KIND, 0, COLORS_IN_MASK[in_hand])]
-    for mandala in MANDALAS:
-        kinds.append((MOUNTAIN_KIND, mandala,
-                      COLORS_IN_MASK[game.allowed_colors(mandala, MOUNTAIN_SLOT) & in_hand]))
-        if len(hand) > 1:
-            kinds.append((FIELD_KIND, mandala,
-                          COLORS_IN_MASK[game.allowed_colors(mandala, 1 + player) & in_hand]))
-    pick = int(rng.random() * sum(len(colors) for _, _, colors in kinds))
-    for kind, mandala, colors in kinds:  # noqa: B007  (the loop finds the picked kind)
-        if pick < len(colors):
-            break
-        pick -= len(colors)
-    group = by_color[colors[pick]]
+    if kind == CLAIM_KIND:
+        return Claim(player, colors[index])
+    color = colors[index]
+    group = [card for card in game.known[HANDS[player]] if COLOR_OF[card] == color]
     if kind == MOUNTAIN_KIND:
         card = group[int(rng.random() * len(group))]
-        required = min(MOUNTAIN_DRAW, HAND_LIMIT - len(hand) + 1, game.deck_size + game.discard_size)
-        return MountainPlay(player, mandala, (card,), draw_cards(game, required, rng))
-    largest = min(len(group), len(hand) - 1) if kind == FIELD_KIND else len(group)
-    cards = _pick(group, 1 + int(rng.random() * largest), rng)
+        return MountainPlay(player, mandala, (card,), draw_cards(game, game.draw_count(kind, player, 1), rng))
+    cards = pick(group, 1 + int(rng.random() * min(len(group), most)), rng)
     if kind == FIELD_KIND:
         return FieldPlay(player, mandala, cards)
-    return Discard(player, cards, draw_cards(game, len(cards), rng, cards))
+    return Discard(player, cards, draw_cards(game, game.draw_count(kind, player, len(cards)), rng, cards))
 
 
-def play_random_game(rng: random.Random, first_player: int = 0) -> Game:
-    """Deal and play a whole random legal game; returns it finished."""
-    game = Game(deal(rng, first_player))
-    while game.phase is not Phase.OVER:
+@overload
+def play_random_game(rng: random.Random, first_player: Player = 0) -> Game: ...
+@overload
+def play_random_game(rng: random.Random, first_player: Player = 0, *, ruleset: type[GameT]) -> GameT: ...
+def play_random_game(rng: random.Random, first_player: Player = 0, *,
+                     ruleset: type[BaseGame[Any, Any]] = Game) -> BaseGame[Any, Any]:
+    """Deal and play a whole random legal game of a ruleset (default the official one); returns it finished."""
+    if issubclass(ruleset, MountainsGame):
+        game: Game | MountainsGame = ruleset(deal_mountains(rng, first_player))
+    elif issubclass(ruleset, Game):
+        game = ruleset(deal(rng, first_player))
+    else:
+        raise TypeError(f"no random play for {ruleset.__name__}")
+    push, over = game.push, game.OVER
+    choose: Any = random_mountains_action if isinstance(game, MountainsGame) else random_action
+    while game.phase is not over:
         if len(game.stack) >= MAX_EVENTS:
             raise RuntimeError(f"random game did not end in {MAX_EVENTS} events")
-        game.push(random_action(game, rng))
+        push(choose(game, rng))
     return game
-

@@ -31,21 +31,29 @@ from companion.errors import InvalidEventError
 Draw: TypeAlias = "tuple[Card, ...] | int | None"
 
 
-def _names(cards: tuple[Card, ...]) -> list[str]:
+def card_names(cards: tuple[Card, ...]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
 def _draw_json(drew: Draw) -> list[str] | int | None:
-    return _names(drew) if isinstance(drew, tuple) else drew
+    return card_names(drew) if isinstance(drew, tuple) else drew
 
 
-def _check_cards(kind: str, cards: tuple[Card, ...], allow_empty: bool = False) -> None:
-    if not cards and not allow_empty:
+def check_cards(kind: str, cards: tuple[Card, ...]) -> None:
+    if not cards:
         raise InvalidEventError(f"a {kind} event needs at least one card")
 
 
-class _Event:
-    """Shared text form: an event prints as its record line."""
+def discard_json(player: Player, cards: tuple[Card, ...], unseen: int) -> dict[str, Any]:
+    """A discard's record line (either ruleset's): the cards read, and how many more were not."""
+    line: dict[str, Any] = {"player": player_name(player), "action": "discard", "cards": card_names(cards)}
+    if unseen:
+        line["unseen"] = unseen
+    return line
+
+
+class BaseEvent:
+    """Shared text form of every ruleset's events: an event prints as its record line."""
 
     __slots__ = ()
 
@@ -57,7 +65,7 @@ class _Event:
 
 
 @dataclass(frozen=True, slots=True)
-class MountainPlay(_Event):
+class MountainPlay(BaseEvent):
     """Action A: one card into a mountain, then draw."""
 
     player: Player
@@ -67,14 +75,14 @@ class MountainPlay(_Event):
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {"player": player_name(self.player), "action": "mountain",
-                                "mandala": mandala_name(self.mandala), "cards": _names(self.cards)}
+                                "mandala": mandala_name(self.mandala), "cards": card_names(self.cards)}
         if self.drew is not None:
             line["drew"] = _draw_json(self.drew)
         return line
 
 
 @dataclass(frozen=True, slots=True)
-class FieldPlay(_Event):
+class FieldPlay(BaseEvent):
     """Action B: cards of one color into a field (the player's own), no draw."""
 
     player: Player
@@ -84,7 +92,7 @@ class FieldPlay(_Event):
     """Owner of the field the cards went into; ``None`` means the acting player."""
 
     def __post_init__(self) -> None:
-        _check_cards("field", self.cards)
+        check_cards("field", self.cards)
 
     @property
     def field_owner(self) -> Player:
@@ -92,14 +100,14 @@ class FieldPlay(_Event):
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {"player": player_name(self.player), "action": "field",
-                                "mandala": mandala_name(self.mandala), "cards": _names(self.cards)}
+                                "mandala": mandala_name(self.mandala), "cards": card_names(self.cards)}
         if self.field is not None:
             line["field"] = player_name(self.field)
         return line
 
 
 @dataclass(frozen=True, slots=True)
-class Discard(_Event):
+class Discard(BaseEvent):
     """Action C: cards of one color onto the discard pile, draw as many."""
 
     player: Player
@@ -119,17 +127,14 @@ class Discard(_Event):
         return len(self.cards) + self.unseen
 
     def to_json(self) -> dict[str, Any]:
-        line: dict[str, Any] = {"player": player_name(self.player), "action": "discard",
-                                "cards": _names(self.cards)}
-        if self.unseen:
-            line["unseen"] = self.unseen
+        line = discard_json(self.player, self.cards, self.unseen)
         if self.drew is not None:
             line["drew"] = _draw_json(self.drew)
         return line
 
 
 @dataclass(frozen=True, slots=True)
-class Claim(_Event):
+class Claim(BaseEvent):
     """One pick of a destruction: all mountain cards of one color."""
 
     player: Player
@@ -146,7 +151,7 @@ class Claim(_Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Refill(_Event):
+class Refill(BaseEvent):
     """The two cards drawn face up into the mountain of a destroyed mandala."""
 
     mandala: Mandala
@@ -163,28 +168,29 @@ class Refill(_Event):
         return len(self.cards) + self.unseen
 
     def to_json(self) -> dict[str, Any]:
-        line: dict[str, Any] = {"action": "refill", "mandala": mandala_name(self.mandala), "cards": _names(self.cards)}
+        line: dict[str, Any] = {"action": "refill", "mandala": mandala_name(self.mandala),
+                                "cards": card_names(self.cards)}
         if self.unseen:
             line["unseen"] = self.unseen
         return line
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal(_Event):
+class Reveal(BaseEvent):
     """End of a table-mode game: cup cards the camera had not seen, now turned up."""
 
     player: Player
     cards: tuple[Card, ...]
 
     def __post_init__(self) -> None:
-        _check_cards("reveal", self.cards)
+        check_cards("reveal", self.cards)
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": player_name(self.player), "action": "reveal", "cards": _names(self.cards)}
+        return {"player": player_name(self.player), "action": "reveal", "cards": card_names(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)
-class Resync(_Event):
+class Resync(BaseEvent):
     """A correction: from here on the game is the position the table shows (table mode).
 
     A camera companion writes it when the table and the tracked game disagree
@@ -204,5 +210,4 @@ class Resync(_Event):
 
 
 Event: TypeAlias = "MountainPlay | FieldPlay | Discard | Claim | Refill | Reveal | Resync"
-PlayerEvent: TypeAlias = "MountainPlay | FieldPlay | Discard | Claim | Reveal"
-EVENT_TYPES = (MountainPlay, FieldPlay, Discard, Claim, Refill, Reveal, Resync)
+"""An event of the official game."""

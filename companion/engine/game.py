@@ -17,27 +17,27 @@ the location :data:`UNSEEN` and may be in any zone that holds unseen cards.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
+from companion.engine.base import BaseGame
 from companion.engine.cards import (
     ALL_COLORS_MASK,
-    CARDS,
     COLOR_OF,
     COLORS,
-    HAND_LIMIT,
+    COLORS_IN_MASK,
     MANDALAS,
-    MOUNTAIN_DRAW,
-    REFILL_CARDS,
-    RIVER_SPACES,
+    PLAYERS,
     Card,
     Color,
     Mandala,
     Player,
     card_name,
+    color_letter,
     color_name,
+    player_name,
     player_title,
 )
 from companion.engine.events import (
@@ -51,24 +51,33 @@ from companion.engine.events import (
     Resync,
     Reveal,
 )
+from companion.engine.rules import MANDALA, MandalaRules
 from companion.engine.violations import Reason, Violation
-from companion.errors import IllegalEventError, InvalidEventError
+
+if TYPE_CHECKING:
+    from companion.engine.record import Record
 
 # Zones: where a card can be. Areas of mandala m are AREAS + 3 * m + slot,
-# slot 0 the mountain, slot 1 + p the field of player p.
+# slot 0 the mountain, slot 1 + p the field of player p (names: MANDALA.zones).
 HANDS = (0, 1)
 CUPS = (2, 3)
 RIVERS = (4, 5)
 DECK = 6
 DISCARD = 7
 AREAS = 8
-ZONE_COUNT = 14
+ZONE_COUNT = len(MANDALA.zones)
 UNSEEN = ZONE_COUNT
 """Location of a card whose zone is unknown (in a hand, a cup or the deck)."""
 
 MOUNTAIN_SLOT = 0
 _OTHER_SLOTS = ((1, 2), (0, 2), (0, 1))
 
+# Kinds of decision, as :meth:`Game.choices` lists them.
+MOUNTAIN_KIND, FIELD_KIND, DISCARD_KIND, CLAIM_KIND = range(4)
+Choice: TypeAlias = "tuple[int, Mandala, tuple[Color, ...], int]"
+"""``(kind, mandala, colors, most)``: a kind of decision open now, the colors it may take, and
+at most how many cards of one color it plays (a plain tuple: random play builds one per kind
+on every move)."""
 
 def area_zone(mandala: Mandala, slot: int) -> int:
     return AREAS + 3 * mandala + slot
@@ -116,18 +125,8 @@ class Score:
     unknown: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
-    known: tuple[tuple[Card, ...], ...]
-    hidden: tuple[int, ...]
-    loc: tuple[int, ...]
-    masks: tuple[int, ...]
-    river_mask: tuple[int, ...]
-    scalars: tuple[object, ...]
-
-
-class Game:
-    """A game of Mandala in progress.
+class Game(BaseGame[Setup, Event]):
+    """A game of Mandala, the official ruleset (``rules.md``), in progress.
 
     >>> from companion.engine.deal import deal
     >>> import random
@@ -136,37 +135,28 @@ class Game:
     (<Phase.PLAY: 'play'>, 0, 88)
     """
 
-    __slots__ = (
-        "base",
-        "completer",
-        "deck_ran_out",
-        "destroying",
-        "end_reason",
-        "hidden",
-        "known",
-        "loc",
-        "masks",
-        "phase",
-        "river_mask",
-        "stack",
-        "turn",
-    )
+    rules: ClassVar[MandalaRules] = MANDALA
+    ZONE_COUNT = ZONE_COUNT
+    UNSEEN = UNSEEN
+    HANDS = HANDS
+    DECK = DECK
+    DISCARD = DISCARD
+    MASKED = tuple(range(AREAS, ZONE_COUNT))
+    """The areas: mountain, field p1, field p2 of m1, then of m2 (``masks[zone - AREAS]``)."""
+    EVENT_KINDS: ClassVar[dict[type, str]] = {
+        MountainPlay: "mountain", FieldPlay: "field", Discard: "discard",
+        Claim: "claim", Refill: "refill", Reveal: "reveal", Resync: "resync",
+    }
+    AFTER_END = frozenset({Reveal})
+    OVER = Phase.OVER
+    SCALARS = ("phase", "turn", "completer", "destroying", "deck_ran_out", "end_reason")
+    DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "deck_ran_out": False}
 
-    def __init__(self, setup: Setup) -> None:
-        self.stack: list[tuple[Event, bool]] = []
-        """Pushed events and whether each was forced past the rules."""
-        self._deal(setup)
-        self.base = self._snapshot()
-        """The state before the first pushed event: :meth:`pop` replays from it."""
+    __slots__ = ("completer", "deck_ran_out", "destroying", "end_reason", "phase", "river_mask", "turn")
 
     # -- setting up -----------------------------------------------------------
 
     def _deal(self, setup: Setup) -> None:
-        self.known: list[list[Card]] = [[] for _ in range(ZONE_COUNT)]
-        self.hidden = [0] * ZONE_COUNT
-        self.loc = [UNSEEN] * len(CARDS)
-        self.masks = [0] * 6
-        self.river_mask = [0, 0]
         self.phase = Phase.PLAY
         self.turn: Player = setup.first_player
         self.completer: Player | None = None
@@ -175,89 +165,31 @@ class Game:
         self.end_reason: EndReason | None = None
         for mandala in MANDALAS:
             for card in setup.mountains[mandala]:
-                self._put(card, mountain_zone(mandala))
+                self._place(card, mountain_zone(mandala))
         for player, (hand, cup) in enumerate(zip(setup.hands, setup.cups, strict=True)):
-            self._put_all(hand, HANDS[player])
-            self._put_all(cup, CUPS[player])
-        dealt = sum(len(z) + h for z, h in zip(self.known, self.hidden, strict=True))
-        if any(self.hidden):
-            self.hidden[DECK] = len(CARDS) - dealt
-        else:
-            self.known[DECK] = [c for c in CARDS if self.loc[c] == UNSEEN]
-            for card in self.known[DECK]:
-                self.loc[card] = DECK
+            self._place_all(hand, HANDS[player])
+            self._place_all(cup, CUPS[player])
+        self._deal_rest()
 
-    def _put_all(self, cards: tuple[Card, ...] | int, zone: int) -> None:
+    def _place_all(self, cards: tuple[Card, ...] | int, zone: int) -> None:
         if isinstance(cards, int):
             self.hidden[zone] += cards
         else:
             for card in cards:
-                self._put(card, zone)
+                self._place(card, zone)
 
-    # -- moving cards ---------------------------------------------------------
-
-    def _put(self, card: Card, zone: int) -> None:
-        self.known[zone].append(card)
-        self.loc[card] = zone
-        if zone >= AREAS:
-            self.masks[zone - AREAS] |= 1 << COLOR_OF[card]
-
-    def _take(self, card: Card, zone: int) -> None:
-        """Remove a card from where it is; an unseen card from ``zone``'s unseen cards.
-
-        A forced event may name a card that is somewhere else entirely: it is
-        taken from where it really is, so every card stays accounted for.
-        """
-        where = self.loc[card]
-        if where == UNSEEN:
-            source = zone if self.hidden[zone] else next(z for z in range(ZONE_COUNT) if self.hidden[z])
-            self.hidden[source] -= 1
-        else:
-            self.known[where].remove(card)
-            if where >= AREAS:
-                self._recompute_mask(where)
-
-    def _recompute_mask(self, zone: int) -> None:
-        mask = 0
-        for card in self.known[zone]:
-            mask |= 1 << COLOR_OF[card]
-        self.masks[zone - AREAS] = mask
-
-    def _move_unseen(self, source: int, target: int, count: int) -> None:
-        self.hidden[source] -= count
-        self.hidden[target] += count
-
-    def _empty_zone_to(self, zone: int, target: int) -> None:
-        for card in self.known[zone]:
-            self.known[target].append(card)
-            self.loc[card] = target
-        self.known[zone] = []
-        self._move_unseen(zone, target, self.hidden[zone])
-        if zone >= AREAS:
-            self.masks[zone - AREAS] = 0
+    def _derive(self) -> None:
+        BaseGame._derive(self)
+        self.river_mask = [0, 0]
+        """The colors in each player's river, as bit masks."""
+        for player, river in enumerate(RIVERS):
+            for card in self.known[river]:
+                self.river_mask[player] |= 1 << COLOR_OF[card]
 
     # -- simple queries -------------------------------------------------------
 
-    def size(self, zone: int) -> int:
-        return len(self.known[zone]) + self.hidden[zone]
-
-    def hand_size(self, player: Player) -> int:
-        return self.size(HANDS[player])
-
     def cup_size(self, player: Player) -> int:
         return self.size(CUPS[player])
-
-    @property
-    def deck_size(self) -> int:
-        return self.size(DECK)
-
-    @property
-    def discard_size(self) -> int:
-        return self.size(DISCARD)
-
-    def hand(self, player: Player) -> tuple[Card, ...]:
-        """The known cards in a player's hand (all of it with full information)."""
-        return tuple(self.known[HANDS[player]])
 
     def river(self, player: Player) -> tuple[Card, ...]:
         return tuple(self.known[RIVERS[player]])
@@ -276,9 +208,6 @@ class Game:
         base = 3 * mandala
         return self.masks[base] | self.masks[base + 1] | self.masks[base + 2]
 
-    def location(self, card: Card) -> int:
-        return self.loc[card]
-
     @property
     def first_player(self) -> Player:
         """Who played first: the player to move in the base state."""
@@ -286,34 +215,30 @@ class Game:
         assert isinstance(turn, int)
         return turn
 
-    @property
-    def is_full_information(self) -> bool:
-        return not any(self.hidden)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    def picker(self) -> Player | None:
-        """Who claims next during a destruction."""
-        return self.turn if self.phase is Phase.CLAIM else None
-
     def allowed_colors(self, mandala: Mandala, slot: int) -> int:
         """Colors the Rule of Color lets into an area, as a bit mask."""
         masks, base = self.masks, 3 * mandala
         first, second = _OTHER_SLOTS[slot]
         return ALL_COLORS_MASK & ~(masks[base + first] | masks[base + second])
 
+    def draw_count(self, kind: int, player: Player, played: int) -> int:
+        """How many cards a play of ``played`` cards of a kind (``MOUNTAIN_KIND``...) draws after it."""
+        if kind == MOUNTAIN_KIND:
+            known, hidden, rules, hand = self.known, self.hidden, self.rules, HANDS[player]
+            supply = len(known[DECK]) + hidden[DECK] + len(known[DISCARD]) + hidden[DISCARD]
+            size = len(known[hand]) + hidden[hand]
+            return min(rules.mountain_draw, rules.hand_limit - (size - played), supply)
+        # A discard draws as many: the discarded cards themselves can always be reshuffled back.
+        return played if kind == DISCARD_KIND else 0
+
     def required_draws(self, event: MountainPlay | Discard) -> int:
         """How many cards the player must draw after this play."""
-        supply = self.deck_size + self.discard_size
         if isinstance(event, MountainPlay):
-            after = self.hand_size(event.player) - len(event.cards)
-            return min(MOUNTAIN_DRAW, HAND_LIMIT - after, supply)
-        return event.count  # the discarded cards themselves can always be reshuffled back
+            return self.draw_count(MOUNTAIN_KIND, event.player, len(event.cards))
+        return self.draw_count(DISCARD_KIND, event.player, event.count)
 
     def refill_count(self) -> int:
-        return min(REFILL_CARDS, self.deck_size + self.discard_size)
+        return min(self.rules.mountain_deal, self.deck_size + self.discard_size)
 
     # -- scoring --------------------------------------------------------------
 
@@ -340,47 +265,30 @@ class Game:
         one, two = self.score(0), self.score(1)
         return self.winner() in (0, 1) and one.points == two.points
 
+    def summary(self) -> dict[str, Any]:
+        winner = self.winner()
+        return {
+            "phase": self.phase.value,
+            "turn": player_name(self.turn),
+            "end_reason": None if self.end_reason is None else self.end_reason.value,
+            "winner": winner if winner is None or isinstance(winner, str) else player_name(winner),
+            "scores": {player_name(p): self.score(p).points for p in PLAYERS},
+            "cups": {player_name(p): self.size(CUPS[p]) for p in PLAYERS},
+            "rivers": {player_name(p): [color_letter(c) for c in self.river_colors(p)] for p in PLAYERS},
+            "hands": {player_name(p): self.size(HANDS[p]) for p in PLAYERS},
+            "deck": self.size(DECK),
+            "discard": self.size(DISCARD),
+        }
+
     # -- legality -------------------------------------------------------------
 
-    def validate(self, event: Event) -> Violation | None:
-        """The first rule the event breaks, in the contract's order, or ``None``."""
-        if self.phase is Phase.OVER and not isinstance(event, Reveal):
-            return Violation(Reason.GAME_OVER, "The game is over.")
-        check = _CHECKS.get(type(event)) or _CHECKS.get(_event_type(event))
-        if check is None:
-            raise InvalidEventError(f"not an event: {event!r}")
-        return check(self, event)
-
-    def is_legal(self, event: Event) -> bool:
-        return self.validate(event) is None
-
     def _check_play(self, player: Player) -> Violation | None:
+        """A player's action is due, and from this player (the callers test that first: it is the hot path)."""
         if self.phase is not Phase.PLAY:
             return _wrong_phase(self.phase)
         if player != self.turn:
             return Violation(Reason.NOT_YOUR_TURN,
                              f"It is {player_title(self.turn)}'s turn, not {player_title(player)}'s.")
-        return None
-
-    def _check_in_hand(self, player: Player, cards: tuple[Card, ...]) -> Violation | None:
-        hand = HANDS[player]
-        unseen = self.hidden[hand]
-        seen: set[Card] = set()
-        for card in cards:
-            where = self.loc[card]
-            if card in seen:
-                problem = "it is named twice"
-            elif where == hand:
-                problem = ""
-            elif where == UNSEEN and unseen > 0:
-                unseen -= 1
-                problem = ""
-            else:
-                problem = f"it is {self.describe_location(card)}"
-            if problem:
-                return Violation(Reason.CARD_NOT_IN_HAND,
-                                 f"{card_name(card)} is not in {player_title(player)}'s hand: {problem}.")
-            seen.add(card)
         return None
 
     def _check_one_color(self, cards: tuple[Card, ...]) -> Violation | None:
@@ -403,7 +311,10 @@ class Game:
         )
 
     def _check_mountain(self, event: MountainPlay) -> Violation | None:
-        violation = self._check_play(event.player) or self._check_in_hand(event.player, event.cards)
+        player = event.player
+        if self.phase is not Phase.PLAY or player != self.turn:
+            return self._check_play(player)
+        violation = self._check_in_hand(player, event.cards)
         if violation:
             return violation
         if len(event.cards) != 1:
@@ -414,8 +325,9 @@ class Game:
 
     def _check_field(self, event: FieldPlay) -> Violation | None:
         player = event.player
-        violation = (self._check_play(player) or self._check_in_hand(player, event.cards)
-                     or self._check_one_color(event.cards))
+        if self.phase is not Phase.PLAY or player != self.turn:
+            return self._check_play(player)
+        violation = self._check_in_hand(player, event.cards) or self._check_one_color(event.cards)
         if violation:
             return violation
         if event.field_owner != player:
@@ -432,8 +344,9 @@ class Game:
 
     def _check_discard(self, event: Discard) -> Violation | None:
         player = event.player
-        violation = (self._check_play(player) or self._check_in_hand(player, event.cards)
-                     or self._check_one_color(event.cards))
+        if self.phase is not Phase.PLAY or player != self.turn:
+            return self._check_play(player)
+        violation = self._check_in_hand(player, event.cards) or self._check_one_color(event.cards)
         if violation:
             return violation
         if self.hand_size(player) < event.count:
@@ -507,9 +420,7 @@ class Game:
         return None  # a correction: the table's word, always taken
 
     def _apply_resync(self, event: Resync) -> None:
-        from companion.engine.text import parse_state_text
-
-        self._restore(parse_state_text(event.position)._snapshot())
+        self._jump(Game.parse_text(event.position).base)
 
     def _check_draws(self, drew: Draw, required: int, discarding: tuple[Card, ...]) -> Violation | None:
         """Check drawn cards against what the deck (and, reshuffled, the discard pile) holds."""
@@ -520,6 +431,14 @@ class Game:
             return Violation(Reason.DRAW_COUNT, f"The player must draw {required} cards, not {count}.")
         if isinstance(drew, int):
             return None
+        loc = self.loc
+        if count <= len(self.known[DECK]):  # the common case: known cards from a deck that has them all
+            for card in drew:
+                if loc[card] != DECK:
+                    break
+            else:
+                if count < 2 or len(set(drew)) == count:
+                    return None
         pool, pool_size, unseen = DECK, self.deck_size, self.hidden[DECK]
         taken: set[Card] = set()
         for card in drew:
@@ -539,128 +458,74 @@ class Game:
             pool_size -= 1
         return None
 
-    def describe_location(self, card: Card) -> str:
-        where = self.loc[card]
-        if where == UNSEEN:
-            return "not known to be anywhere"
-        if where == DECK:
+    def describe_zone(self, zone: int) -> str:
+        if zone == DECK:
             return "in the deck"
-        if where == DISCARD:
+        if zone == DISCARD:
             return "on the discard pile"
-        if where >= AREAS:
-            mandala, slot = divmod(where - AREAS, 3)
+        if zone >= AREAS:
+            mandala, slot = divmod(zone - AREAS, 3)
             return "in " + _area_title(mandala, slot)
-        kind = ("hand", "cup", "river")[where // 2]
-        return f"in {player_title(where % 2)}'s {kind}"
+        kind = ("hand", "cup", "river")[zone // 2]
+        return f"in {player_title(zone % 2)}'s {kind}"
 
     # -- legal actions --------------------------------------------------------
 
-    def legal_actions(self) -> Iterator[MountainPlay | FieldPlay | Discard | Claim]:
-        """Every legal decision of the player to move, draws left open (``drew=None``).
+    def choices(self) -> list[Choice]:
+        """The kinds of decision open to the player to act, each with the colors it may take.
 
-        Hands must be known; refills are chance events, not decisions.
+        The one source of legal decisions: :meth:`legal_actions` expands it
+        into events, random play picks from it. Hands must be known; refills
+        are chance events, not decisions.
         """
         if self.phase is Phase.CLAIM:
             mandala = self.destroying
             assert mandala is not None
-            mask = self.masks[3 * mandala]
-            for color in COLORS:
-                if mask >> color & 1:
-                    yield Claim(self.turn, color)
-            return
+            return [(CLAIM_KIND, mandala, COLORS_IN_MASK[self.masks[3 * mandala]], 0)]
         if self.phase is not Phase.PLAY:
-            return
+            return []
+        player, color_of = self.turn, COLOR_OF
+        cards = self.known[HANDS[player]]
+        in_hand = 0
+        for card in cards:
+            in_hand |= 1 << color_of[card]
+        size = len(cards) + self.hidden[HANDS[player]]
+        # Any number of cards of one color may be discarded; a field play keeps one card in hand.
+        # The Rule of Color, as in allowed_colors: an area takes the colors its two neighbours lack.
+        choices: list[Choice] = [(DISCARD_KIND, 0, COLORS_IN_MASK[in_hand], size)]
+        masks, opponent = self.masks, 2 - player  # the slot of the opponent's field
+        for mandala in MANDALAS:
+            base = 3 * mandala
+            choices.append((MOUNTAIN_KIND, mandala, COLORS_IN_MASK[~(masks[base + 1] | masks[base + 2]) & in_hand], 1))
+            if size > 1:
+                taken = masks[base] | masks[base + opponent]
+                choices.append((FIELD_KIND, mandala, COLORS_IN_MASK[~taken & in_hand], size - 1))
+        return choices
+
+    def legal_actions(self) -> Iterator[MountainPlay | FieldPlay | Discard | Claim]:
+        """Every legal decision of the player to move, draws left open (``drew=None``)."""
         player = self.turn
         hand = self.known[HANDS[player]]
-        by_color: dict[Color, list[Card]] = {}
-        for card in hand:
-            by_color.setdefault(COLOR_OF[card], []).append(card)
-        size = self.hand_size(player)
-        for mandala in MANDALAS:
-            mountain_ok = self.allowed_colors(mandala, MOUNTAIN_SLOT)
-            for card in hand:
-                if mountain_ok >> COLOR_OF[card] & 1:
-                    yield MountainPlay(player, mandala, (card,))
-            field_ok = self.allowed_colors(mandala, 1 + player)
-            for color, cards in by_color.items():
-                if field_ok >> color & 1:
-                    for group in _subsets(cards, size - 1):
-                        yield FieldPlay(player, mandala, group)
-        for cards in by_color.values():
-            for group in _subsets(cards, len(cards)):
-                yield Discard(player, group)
+        for kind, mandala, colors, most in self.choices():
+            for color in colors:
+                if kind == CLAIM_KIND:
+                    yield Claim(player, color)
+                    continue
+                group = [card for card in hand if COLOR_OF[card] == color]
+                if kind == MOUNTAIN_KIND:
+                    for card in group:
+                        yield MountainPlay(player, mandala, (card,))
+                elif kind == FIELD_KIND:
+                    for cards in _subsets(group, most):
+                        yield FieldPlay(player, mandala, cards)
+                else:
+                    for cards in _subsets(group, most):
+                        yield Discard(player, cards)
 
     # -- moving the game on ---------------------------------------------------
 
-    def push(self, event: Event, force: bool = False) -> None:
-        """Play an event. Illegal ones raise :class:`IllegalEventError` unless ``force``.
-
-        A forced event (a player's override at the table) is applied as far
-        as it makes sense: cards move from wherever they really are.
-        """
-        if not force:
-            violation = self.validate(event)
-            if violation is not None:
-                raise IllegalEventError(violation)
-        self._apply(event)
-        self.stack.append((event, force))
-
-    def pop(self) -> Event:
-        """Undo the last event and return it; the state is exactly as before it."""
-        if not self.stack:
-            raise IndexError("pop from a game with no events")
-        entries = self.stack[:-1]
-        last = self.stack[-1][0]
-        self.stack = []
-        self._restore(self.base)
-        for event, force in entries:
-            self._apply(event)
-            self.stack.append((event, force))
-        return last
-
-    def peek(self) -> Event | None:
-        return self.stack[-1][0] if self.stack else None
-
-    def copy(self) -> Game:
-        """An independent game with the same state and history."""
-        twin = Game.__new__(Game)
-        twin._restore(self._snapshot())
-        twin.base = self.base
-        twin.stack = list(self.stack)
-        return twin
-
-    _SCALARS = ("phase", "turn", "completer", "destroying", "deck_ran_out", "end_reason")
-
-    def _snapshot(self) -> _Snapshot:
-        return _Snapshot(
-            tuple(tuple(z) for z in self.known), tuple(self.hidden), tuple(self.loc),
-            tuple(self.masks), tuple(self.river_mask),
-            tuple(getattr(self, name) for name in self._SCALARS),
-        )
-
-    def _restore(self, snap: _Snapshot) -> None:
-        self.known = [list(z) for z in snap.known]
-        self.hidden = list(snap.hidden)
-        self.loc = list(snap.loc)
-        self.masks = list(snap.masks)
-        self.river_mask = list(snap.river_mask)
-        for name, value in zip(self._SCALARS, snap.scalars, strict=True):
-            setattr(self, name, value)
-
-    @classmethod
-    def from_snapshot(cls, snap: _Snapshot) -> Game:
-        """A game starting from a given position, with no history."""
-        game = cls.__new__(cls)
-        game._restore(snap)
-        game.base = snap
-        game.stack = []
-        return game
-
-    def _apply(self, event: Event) -> None:
-        (_APPLY.get(type(event)) or _APPLY[_event_type(event)])(self, event)
-
     def _apply_mountain(self, event: MountainPlay) -> None:
-        required = self.required_draws(event)
+        required = self.required_draws(event) if event.drew is None else 0  # counted before the play
         self._play_cards(event.player, event.cards, mountain_zone(event.mandala))
         self._draw(HANDS[event.player], event.drew, required)
         self._after_play(event.player, event.mandala)
@@ -670,25 +535,28 @@ class Game:
         self._after_play(event.player, event.mandala)
 
     def _apply_discard(self, event: Discard) -> None:
-        required = self.required_draws(event)
+        required = self.required_draws(event) if event.drew is None else 0
         self._play_cards(event.player, event.cards, DISCARD)
         self._move_unseen(HANDS[event.player], DISCARD, event.unseen)
         self._draw(HANDS[event.player], event.drew, required)
         self.turn = 1 - event.player
 
     def _apply_reveal(self, event: Reveal) -> None:
+        cup = CUPS[event.player]
         for card in event.cards:
-            self._take(card, CUPS[event.player])
-            self._put(card, CUPS[event.player])
+            self._move(card, cup, cup)
 
     def _play_cards(self, player: Player, cards: tuple[Card, ...], zone: int) -> None:
         hand = HANDS[player]
         for card in cards:
-            self._take(card, hand)
-            self._put(card, zone)
+            self._move(card, hand, zone)
 
     def _draw(self, target: int, drew: Draw, required: int) -> None:
         if isinstance(drew, tuple):
+            if len(self.known[DECK]) > len(drew):  # the deck outlasts the draw: no reshuffle, no end
+                for card in drew:
+                    self._move(card, DECK, target)
+                return
             for card in drew:
                 self._draw_one(card, target)
             return
@@ -703,21 +571,12 @@ class Game:
                 return
             self._empty_zone_to(DISCARD, DECK)
         if card is None:
-            self._draw_unseen(target)
+            self._unsee(DECK)  # which known card left is not known: the deck becomes all unseen
+            self._move_unseen(DECK, target, 1)
         else:
-            self._take(card, DECK)
-            self._put(card, target)
+            self._move(card, DECK, target)
         if not known[DECK] and not hidden[DECK]:
             self.deck_ran_out = True
-
-    def _draw_unseen(self, target: int) -> None:
-        deck = self.known[DECK]
-        if deck:  # which known card left is not known: the deck becomes all unseen
-            for card in deck:
-                self.loc[card] = UNSEEN
-            self.hidden[DECK] += len(deck)
-            self.known[DECK] = []
-        self._move_unseen(DECK, target, 1)
 
     def _after_play(self, player: Player, mandala: Mandala) -> None:
         if self.mandala_colors(mandala) != ALL_COLORS_MASK:
@@ -730,39 +589,36 @@ class Game:
         twos = self.size(field_zone(mandala, 1))
         self.turn = 1 - player if ones == twos else (0 if ones > twos else 1)
 
-    def _claim(self, event: Claim) -> None:
+    def _apply_claim(self, event: Claim) -> None:
         mandala = self.destroying
         assert mandala is not None
         player, color = event.player, event.color
         zone = mountain_zone(mandala)
         cards = [c for c in self.known[zone] if COLOR_OF[c] == color]
-        self.known[zone] = [c for c in self.known[zone] if COLOR_OF[c] != color]
-        self.masks[zone - AREAS] &= ~(1 << color)
         if not self.known[field_zone(mandala, player)]:
             target = DISCARD
-        elif not self.river_mask[player] >> color & 1 and cards:
-            river = event.river if event.river in cards else cards[0]
-            cards.remove(river)
-            self._put(river, RIVERS[player])
-            self.river_mask[player] |= 1 << color
-            target = CUPS[player]
         else:
             target = CUPS[player]
+            if not self.river_mask[player] >> color & 1 and cards:
+                river = event.river if event.river in cards else cards[0]
+                cards.remove(river)
+                self._move(river, zone, RIVERS[player])
+                self.river_mask[player] |= 1 << color
         for card in cards:
-            self._put(card, target)
+            self._move(card, zone, target)
         if self.masks[zone - AREAS]:
             self.turn = 1 - player
         else:
             self._finish_destruction(mandala)
 
     def _finish_destruction(self, mandala: Mandala) -> None:
-        for player in (0, 1):
+        for player in PLAYERS:
             self._empty_zone_to(field_zone(mandala, player), DISCARD)
         # A mountain card laid unseen and never read (table mode) went with some claim nobody
         # could name: the discard pile's unseen cards is the closest place to count it.
         self._move_unseen(mountain_zone(mandala), DISCARD, self.hidden[mountain_zone(mandala)])
         self.turn = 1 - (self.completer or 0)
-        river_end = any(len(self.known[r]) >= RIVER_SPACES for r in RIVERS)
+        river_end = any(len(self.known[r]) >= self.rules.river_spaces for r in RIVERS)
         if self.deck_ran_out or river_end:
             self.end_reason = EndReason.DECK if self.deck_ran_out else EndReason.RIVER
             self._end_game()
@@ -774,7 +630,7 @@ class Game:
         for zone in (*HANDS, *range(AREAS, ZONE_COUNT)):
             self._empty_zone_to(zone, DISCARD)
 
-    def _refill(self, event: Refill) -> None:
+    def _apply_refill(self, event: Refill) -> None:
         zone = mountain_zone(event.mandala)
         for card in event.cards:
             self._draw_one(card, zone)
@@ -784,7 +640,35 @@ class Game:
         self.destroying = None
         self.completer = None
 
-    # -- text form ------------------------------------------------------------
+    # -- records and text form ------------------------------------------------
+
+    @classmethod
+    def parse_header(cls, data: dict[str, Any]) -> tuple[Setup, bool]:
+        from companion.engine.record import parse_header
+
+        return parse_header(data)
+
+    @classmethod
+    def parse_event(cls, data: dict[str, Any], table: bool = False) -> Event:
+        from companion.engine.record import parse_event
+
+        return parse_event(data, table)
+
+    @classmethod
+    def header_json(cls, setup: Setup, table: bool = False) -> dict[str, Any]:
+        from companion.engine.record import header_json
+
+        return header_json(setup, table)
+
+    def setup(self) -> Setup:
+        from companion.engine.record import mandala_setup
+
+        return mandala_setup(self)
+
+    def table_record(self) -> Record[Setup, Event]:
+        from companion.engine.record import mandala_table_record
+
+        return mandala_table_record(self)
 
     def text(self) -> str:
         from companion.engine.text import state_text
@@ -792,46 +676,10 @@ class Game:
         return state_text(self)
 
     @classmethod
-    def from_text(cls, line: str) -> Game:
+    def parse_text(cls, line: str) -> Game:
         from companion.engine.text import parse_state_text
 
         return parse_state_text(line)
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"Game({self.text()!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self.text() == other.text()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
-
-
-_CHECKS: dict[type, Callable[[Game, Any], Violation | None]] = {
-    MountainPlay: Game._check_mountain,
-    FieldPlay: Game._check_field,
-    Discard: Game._check_discard,
-    Claim: Game._check_claim,
-    Refill: Game._check_refill,
-    Reveal: Game._check_reveal,
-    Resync: Game._check_resync,
-}
-_APPLY: dict[type, Callable[[Game, Any], None]] = {
-    MountainPlay: Game._apply_mountain,
-    FieldPlay: Game._apply_field,
-    Discard: Game._apply_discard,
-    Claim: Game._claim,
-    Refill: Game._refill,
-    Reveal: Game._apply_reveal,
-    Resync: Game._apply_resync,
-}
-
-
-def _event_type(event: object) -> type:
-    """The event class an object is (a subclass made by a caller counts as its base)."""
-    return next((kind for kind in _CHECKS if isinstance(event, kind)), type(event))
 
 
 def _subsets(cards: Sequence[Card], largest: int) -> Iterator[tuple[Card, ...]]:

@@ -25,10 +25,8 @@ from companion.engine.cards import (
     ALL_COLORS_MASK,
     CARDS,
     COLOR_OF,
-    HAND_LIMIT,
     MANDALAS,
     PLAYERS,
-    RIVER_SPACES,
     Card,
     Mandala,
     Player,
@@ -36,7 +34,6 @@ from companion.engine.cards import (
 )
 from companion.engine.events import FieldPlay, MountainPlay
 from companion.engine.game import (
-    AREAS,
     CUPS,
     DECK,
     DISCARD,
@@ -47,13 +44,12 @@ from companion.engine.game import (
     EndReason,
     Game,
     Phase,
-    _Snapshot,
     field_zone,
     mountain_zone,
 )
+from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 
-STARTING_CUP = 2
 Pair = tuple[tuple[Card, ...], tuple[Card, ...]]
 
 
@@ -98,43 +94,30 @@ def build(position: Position) -> Game:
         known[RIVERS[player]] = list(position.rivers[player])
         known[CUPS[player]] = list(position.cups[player])
     known[DISCARD] = list(position.discard)
-    loc = _locations(known)
+    _check_twice(known)
     _check_rivers(position)
     hidden = _hidden_counts(position, known)
-    return Game.from_snapshot(_Snapshot(
-        tuple(tuple(zone) for zone in known), tuple(hidden), tuple(loc),
-        tuple(_masks(known)), tuple(_river_masks(known)), _scalars(position, known, hidden)))
+    return Game.from_position(known, hidden, _scalars(position, known, hidden))
 
 
-def _locations(known: list[list[Card]]) -> list[int]:
+def _check_twice(known: list[list[Card]]) -> None:
+    """A card seen in two places, named by both (the engine's own check names only the card)."""
     loc = [UNSEEN] * len(CARDS)
     for zone, cards in enumerate(known):
         for card in cards:
             if loc[card] != UNSEEN:
-                raise PositionError(f"{card_name(card)} cannot lie in two places ({_place(loc[card])} "
-                                    f"and {_place(zone)})")
+                raise PositionError(f"{card_name(card)} cannot lie in two places ({MANDALA.zones[loc[card]]} "
+                                    f"and {MANDALA.zones[zone]})")
             loc[card] = zone
-    return loc
-
-
-def _place(zone: int) -> str:
-    if zone >= AREAS:
-        mandala, slot = divmod(zone - AREAS, 3)
-        return f"m{mandala + 1} " + ("mountain" if slot == 0 else f"field p{slot}")
-    names = {DECK: "deck", DISCARD: "discard pile"}
-    if zone in names:
-        return names[zone]
-    kind = ("hand", "cup", "river")[zone // 2]
-    return f"p{zone % 2 + 1} {kind}"
 
 
 def _check_rivers(position: Position) -> None:
     for player in PLAYERS:
         river = position.rivers[player]
         colors = [COLOR_OF[c] for c in river]
-        if len(river) > RIVER_SPACES or len(set(colors)) != len(colors):
+        if len(river) > MANDALA.river_spaces or len(set(colors)) != len(colors):
             raise PositionError(f"p{player + 1}'s river {' '.join(card_name(c) for c in river)} must hold at most "
-                                f"{RIVER_SPACES} cards of different colors")
+                                f"{MANDALA.river_spaces} cards of different colors")
 
 
 def _hidden_counts(position: Position, known: list[list[Card]]) -> list[int]:
@@ -145,9 +128,9 @@ def _hidden_counts(position: Position, known: list[list[Card]]) -> list[int]:
             hidden[field_zone(mandala, player)] = _count(position.unseen_fields[mandala][player],
                                                          f"m{mandala + 1} p{player + 1} unseen field cards")
     for player in PLAYERS:
-        hidden[HANDS[player]] = _count(position.hands[player], f"p{player + 1} hand", HAND_LIMIT)
+        hidden[HANDS[player]] = _count(position.hands[player], f"p{player + 1} hand", MANDALA.hand_limit)
         known_cup = len(known[CUPS[player]])
-        size = known_cup + STARTING_CUP if position.cup_sizes is None else position.cup_sizes[player]
+        size = known_cup + MANDALA.cup_size if position.cup_sizes is None else position.cup_sizes[player]
         if _count(size, f"p{player + 1} cup") < known_cup:
             raise PositionError(f"p{player + 1} cup: {size} cards, but {known_cup} are known to be in it")
         hidden[CUPS[player]] = size - known_cup
@@ -170,18 +153,6 @@ def _count(value: int, what: str, most: int = len(CARDS)) -> int:
     return value
 
 
-def _masks(known: list[list[Card]]) -> list[int]:
-    masks = [0] * 6
-    for index in range(6):
-        for card in known[AREAS + index]:
-            masks[index] |= 1 << COLOR_OF[card]
-    return masks
-
-
-def _river_masks(known: list[list[Card]]) -> list[int]:
-    return [sum(1 << COLOR_OF[c] for c in known[RIVERS[p]]) for p in PLAYERS]
-
-
 def _scalars(position: Position, known: list[list[Card]], hidden: list[int]) -> tuple[object, ...]:
     phase, destroying = position.phase, position.destroying
     if phase in (Phase.CLAIM, Phase.REFILL) and destroying is None:
@@ -192,7 +163,7 @@ def _scalars(position: Position, known: list[list[Card]], hidden: list[int]) -> 
             raise PositionError(f"m{destroying + 1}'s mountain must be empty before its refill")
     if phase is Phase.PLAY and destroying is not None:
         raise PositionError("a position in the play phase destroys no mandala")
-    # Same order as Game._SCALARS.
+    # Same order as Game.SCALARS.
     return (phase, position.turn, position.completer, destroying, position.deck_ran_out, position.end_reason)
 
 

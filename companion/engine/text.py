@@ -8,17 +8,23 @@ A zone is its known cards in order (``R01O02``), then ``+N`` for N unseen
 cards, or ``-`` when empty. The deck is written sorted: its order is not
 part of the state. Flags are ``-`` or a comma list of ``destroy=m1``,
 ``completer=p2``, ``deckout`` (the end is triggered) and ``end=deck|river``.
+
+This module is the official game's form; another ruleset's form starts with
+its own tag (``mountains/1``, :mod:`companion.engine.mountains.text`), and
+``BaseGame.from_text`` reads any of them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from companion.engine.base import BaseGame
 from companion.engine.cards import (
-    CARDS,
-    COLOR_OF,
     MANDALAS,
     PLAYERS,
+    Card,
     card_name,
     mandala_name,
     parse_card,
@@ -32,25 +38,40 @@ from companion.engine.game import (
     DISCARD,
     HANDS,
     RIVERS,
-    UNSEEN,
     ZONE_COUNT,
     EndReason,
     Game,
     Phase,
-    _Snapshot,
     area_zone,
 )
-from companion.errors import InvalidCardError, InvalidStateTextError
+from companion.errors import InvalidCardError, InvalidStateTextError, PositionError
 
-MAGIC = "mandala/1"
-_ZONE = re.compile(r"^((?:[A-Z]\d\d)*)(?:\+(\d+))?$")
+GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
+MAGIC = Game.rules.text_tag
+ZONE_TEXT = re.compile(r"^((?:[A-Z]\d\d)*)(?:\+(\d+))?$")
+"""One zone: its known cards' ids run together, then ``+N`` unseen cards (or ``-`` when empty)."""
+
+
+def zone_text(known: list[Card], hidden: int, ordered: bool = True) -> str:
+    """A zone's text; a zone whose order is not part of the state (the deck) is written sorted."""
+    names = "".join(card_name(c) for c in (known if ordered else sorted(known)))
+    unseen = f"+{hidden}" if hidden else ""
+    return names + unseen or "-"
+
+
+def parse_zone(text: str, parse: Callable[[object], Card] = parse_card) -> tuple[list[Card], int]:
+    """A zone's text back to its known cards and unseen count; ``parse`` reads one card id."""
+    if text == "-":
+        return [], 0
+    match = ZONE_TEXT.match(text)
+    if not match:
+        raise InvalidStateTextError(f"bad zone {text!r} in state text")
+    names, unseen = match.group(1), match.group(2)
+    return [parse(names[i:i + 3]) for i in range(0, len(names), 3)], int(unseen or 0)
 
 
 def _zone_text(game: Game, zone: int) -> str:
-    cards = game.known[zone]
-    names = "".join(card_name(c) for c in (sorted(cards) if zone == DECK else cards))
-    unseen = f"+{game.hidden[zone]}" if game.hidden[zone] else ""
-    return names + unseen or "-"
+    return zone_text(game.known[zone], game.hidden[zone], ordered=zone != DECK)
 
 
 def _flags(game: Game) -> str:
@@ -81,57 +102,45 @@ def state_text(game: Game) -> str:
 
 def parse_state_text(line: str) -> Game:
     """Parse :func:`state_text` output; raises :class:`InvalidStateTextError` naming the part."""
+    return parsing(line, _parse)
+
+
+def parsing(line: str, parse: Callable[[list[str]], GameT]) -> GameT:
+    """Run a ruleset's parser on a state text's words; any bad part is an :class:`InvalidStateTextError`."""
     try:
-        return _parse(line.split())
-    except InvalidCardError as error:
+        return parse(line.split())
+    except (InvalidCardError, PositionError) as error:
         raise InvalidStateTextError(f"bad state text {line[:40]!r}...: {error}") from None
 
 
-def _parse(parts: list[str]) -> Game:
-    if len(parts) != 10 or parts[0] != MAGIC:
-        raise InvalidStateTextError(f"a state text has 10 parts starting with {MAGIC!r}, got {len(parts)}")
-    known: list[list[int]] = [[] for _ in range(ZONE_COUNT)]
-    hidden = [0] * ZONE_COUNT
-    zones: list[tuple[str, tuple[int, ...]]] = []
-    for mandala in MANDALAS:
-        zones.append((f"{mandala_name(mandala)}:", tuple(area_zone(mandala, s) for s in range(3))))
-    for player in PLAYERS:
-        zones.append((f"{player_name(player)}:", (HANDS[player], CUPS[player], RIVERS[player])))
-    zones += [("deck:", (DECK,)), ("discard:", (DISCARD,))]
-    for part, (prefix, targets) in zip(parts[4:], zones, strict=True):
+def parse_zone_parts(parts: list[str], layout: list[tuple[str, tuple[int, ...]]], zone_count: int,
+                     parse: Callable[[object], Card] = parse_card) -> tuple[list[list[Card]], list[int]]:
+    """The zone parts of a state text (``prefix:zone/zone...``, as ``layout`` lists them) as known cards
+    and unseen counts, zone by zone."""
+    known: list[list[Card]] = [[] for _ in range(zone_count)]
+    hidden = [0] * zone_count
+    for part, (prefix, targets) in zip(parts, layout, strict=True):
         if not part.startswith(prefix):
             raise InvalidStateTextError(f"expected {prefix!r} in state text, got {part!r}")
         texts = part[len(prefix):].split("/")
         if len(texts) != len(targets):
             raise InvalidStateTextError(f"{part!r} should have {len(targets)} zones")
         for text, zone in zip(texts, targets, strict=True):
-            known[zone], hidden[zone] = _parse_zone(text)
-    loc = [UNSEEN] * len(CARDS)
-    for zone, cards in enumerate(known):
-        for card in cards:
-            if loc[card] != UNSEEN:
-                raise InvalidStateTextError(f"{card_name(card)} appears twice in the state text")
-            loc[card] = zone
-    if sum(map(len, known)) + sum(hidden) != len(CARDS):
-        raise InvalidStateTextError(f"the state text accounts for {sum(map(len, known)) + sum(hidden)} cards, not 108")
-    masks = [0] * 6
-    for index in range(6):
-        for card in known[area_zone(0, 0) + index]:
-            masks[index] |= 1 << COLOR_OF[card]
-    rivers = tuple(sum(1 << COLOR_OF[c] for c in known[RIVERS[p]]) for p in PLAYERS)
-    scalars = _parse_header(parts[1], parts[2], parts[3])
-    return Game.from_snapshot(_Snapshot(tuple(map(tuple, known)), tuple(hidden), tuple(loc),
-                                        tuple(masks), rivers, scalars))
+            known[zone], hidden[zone] = parse_zone(text, parse)
+    return known, hidden
 
 
-def _parse_zone(text: str) -> tuple[list[int], int]:
-    if text == "-":
-        return [], 0
-    match = _ZONE.match(text)
-    if not match:
-        raise InvalidStateTextError(f"bad zone {text!r} in state text")
-    names, unseen = match.group(1), match.group(2)
-    return [parse_card(names[i:i + 3]) for i in range(0, len(names), 3)], int(unseen or 0)
+def _parse(parts: list[str]) -> Game:
+    if len(parts) != 10 or parts[0] != MAGIC:
+        raise InvalidStateTextError(f"a state text has 10 parts starting with {MAGIC!r}, got {len(parts)}")
+    layout: list[tuple[str, tuple[int, ...]]] = []
+    for mandala in MANDALAS:
+        layout.append((f"{mandala_name(mandala)}:", tuple(area_zone(mandala, s) for s in range(3))))
+    for player in PLAYERS:
+        layout.append((f"{player_name(player)}:", (HANDS[player], CUPS[player], RIVERS[player])))
+    layout += [("deck:", (DECK,)), ("discard:", (DISCARD,))]
+    known, hidden = parse_zone_parts(parts[4:], layout, ZONE_COUNT)
+    return Game.from_position(known, hidden, _parse_header(parts[1], parts[2], parts[3]))
 
 
 def _parse_header(phase: str, turn: str, flags: str) -> tuple[object, ...]:
@@ -153,5 +162,5 @@ def _parse_header(phase: str, turn: str, flags: str) -> tuple[object, ...]:
             end = EndReason(value)
         else:
             raise InvalidStateTextError(f"unknown flag {flag!r} in state text")
-    # Same order as Game._SCALARS.
+    # Same order as Game.SCALARS.
     return (phase_value, parse_player(turn), completer, destroying, deckout, end)

@@ -1,8 +1,10 @@
 """Why an event is illegal: a stable reason code plus a plain-language message.
 
 Reasons are values, not exceptions: the table companion shows them and goes
-on. The codes are a contract (``docs/interfaces.md`` section 4); when several
-apply, the first in :data:`PRECEDENCE` is the one reported.
+on. The codes are a contract (``docs/interfaces.md`` sections 4 and 10); one
+enum holds the codes of every ruleset, and each ruleset checks its own in its
+own order (``Rules.precedence``): when several apply, the first in that order
+is the one reported. :data:`PRECEDENCE` is the official game's order.
 """
 
 from __future__ import annotations
@@ -28,13 +30,34 @@ class Reason(enum.Enum):
     REFILL_COUNT = "refill-count"
     DRAW_COUNT = "draw-count"
     CARD_NOT_IN_DECK = "card-not-in-deck"
+    # The mountains ruleset's own codes (rules-002.md).
+    START_NOT_COLORED = "start-not-colored"
+    START_SAME_COLOR = "start-same-color"
+    OWN_MOUNTAIN_COLOR = "own-mountain-color"
+    NO_SUCH_COLUMN = "no-such-column"
+    GOLD_NEW_COLUMN = "gold-new-column"
+    DISCARD_COUNT = "discard-count"
 
     def __str__(self) -> str:
         return self.value
 
 
-PRECEDENCE: tuple[Reason, ...] = tuple(Reason)
-"""Reasons in the order they are checked: the first that applies is reported."""
+PRECEDENCE: tuple[Reason, ...] = (
+    Reason.GAME_OVER, Reason.WRONG_PHASE, Reason.NOT_YOUR_TURN, Reason.CARD_NOT_IN_HAND,
+    Reason.MOUNTAIN_ONE_CARD, Reason.MIXED_COLORS, Reason.OWN_FIELD_ONLY, Reason.COLOR_RULE,
+    Reason.MUST_KEEP_ONE_CARD, Reason.COLOR_NOT_IN_MOUNTAIN, Reason.RIVER_CARD, Reason.CARD_NOT_IN_CUP,
+    Reason.REFILL_COUNT, Reason.DRAW_COUNT, Reason.CARD_NOT_IN_DECK,
+)
+"""The official game's reasons in the order they are checked: the first that applies is reported."""
+
+MOUNTAINS_PRECEDENCE: tuple[Reason, ...] = (
+    Reason.GAME_OVER, Reason.WRONG_PHASE, Reason.NOT_YOUR_TURN, Reason.CARD_NOT_IN_HAND,
+    Reason.START_NOT_COLORED, Reason.START_SAME_COLOR, Reason.DRAW_COUNT,
+    # Beyond rules-002.md's list: a full-information draw naming a card the deck does not hold.
+    Reason.CARD_NOT_IN_DECK,
+    Reason.OWN_MOUNTAIN_COLOR, Reason.NO_SUCH_COLUMN, Reason.GOLD_NEW_COLUMN, Reason.DISCARD_COUNT,
+)
+"""The mountains ruleset's reasons in the order they are checked (rules-002.md, plus one extension)."""
 
 
 @dataclass(frozen=True, slots=True)

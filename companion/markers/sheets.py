@@ -30,6 +30,7 @@ from companion.markers.codes import (
 )
 from companion.sim.paint import paint_modules
 from companion.vision.layout import Layout
+from companion.vision.sheet import SHEET_SQUARE_MM, SHEET_SQUARES, sheet_image, sheet_size_mm
 from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm
 
 A4_MM = (210.0, 297.0)
@@ -221,6 +222,30 @@ def fiducial_pages(layout: Layout, dpi: int = DEFAULT_DPI) -> list[Image.Image]:
     return pages
 
 
+# --------------------------------------------------------------------------- lens calibration sheet
+
+
+def calibration_sheet_page(dpi: int = DEFAULT_DPI) -> Image.Image:
+    """The ChArUco board of :mod:`companion.vision.sheet` at true size on an A4 page.
+
+    Laid flat on the table while ``companion calibrate`` looks (or
+    photographed in several places, ``--sheet``), it gives the lens fit
+    dozens of exactly known points.
+    """
+    page = _Page(dpi)
+    board = sheet_image(page.px_per_mm)
+    width_mm, height_mm = sheet_size_mm()
+    left, top = (A4_MM[0] - width_mm) / 2, 14.0
+    x0, y0 = round(page.px(left)), round(page.px(top))
+    page.pixels[y0 : y0 + board.shape[0], x0 : x0 + board.shape[1]] = board
+    page.text(MARGIN_MM, 5.0, f"Mandala Table Companion: lens calibration sheet (ChArUco {SHEET_SQUARES[0]}x"
+              f"{SHEET_SQUARES[1]}, {SHEET_SQUARE_MM:g} mm squares). Print at 100%, keep it flat, lay it on the "
+              "mat for companion calibrate.", 2.6)
+    page.rectangle(left, top, left + width_mm, top + height_mm, 0.1)
+    page.scale_bar(MARGIN_MM, A4_MM[1] - 8.0)
+    return page.image()
+
+
 # --------------------------------------------------------------------------- guide
 
 
@@ -318,6 +343,7 @@ def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI) -> list
         "stickers": sticker_pages(layout.sticker_mm, dpi),
         "fiducials": fiducial_pages(layout, dpi),
         "guide": [guide_page(layout, layout.sticker_mm, dpi)],
+        "calibration-sheet": [calibration_sheet_page(dpi)],
     }
     written = []
     for name, pages in documents.items():

@@ -58,7 +58,7 @@ def write_game(out: Path, script: GameScript, layout: Layout, fps: float,
     table = table_record(script.game)
     from companion.engine.record import record_header
 
-    lines = [json.dumps(record_header(table.start(), table=True)), *(str(e) for _, e in table.events)]
+    lines = [json.dumps(record_header(table.new_game(), table=True)), *(str(e) for _, e in table.events)]
     (out / "table.jsonl").write_text("\n".join(lines) + "\n")
     injections = [{"card": i.card_id, "zone": i.zone, "start_s": round(i.start_s, 3), "end_s": round(i.end_s, 3),
                    "reason": i.reason} for i in script.injections]

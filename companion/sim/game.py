@@ -248,6 +248,8 @@ class _Writer:
         self.shots: list[Shot] = []
         self.injections: list[Injection] = []
         self.game = Game.from_snapshot(game.base)
+        self._done_at: float | None = 0.0
+        """When the event being written shows done on the table (None until its first gesture ends)."""
 
     @property
     def now(self) -> float:
@@ -259,14 +261,18 @@ class _Writer:
             for card in self.game.mountain(mandala):
                 self.table.fan(card_name(card), zones.mountain(mandala))
         self._shot(None, self.timing.still_s, "deal")
+        done: list[float] = []
         for event, _ in self.final.stack:
             if self.rng.random() < self.linger_p:
                 self._linger()
             if self.game.phase is Phase.PLAY and self.rng.random() < self.inject_p:
                 self._inject()
+            self._done_at = None
             self._move(event)
+            assert self._done_at is not None
+            done.append(self._done_at)
         self._reveal()
-        return GameScript(self.final, tuple(self.shots), tuple(self.injections))
+        return GameScript(self.final, tuple(self.shots), tuple(self.injections), event_done_s=tuple(done))
 
     # -- shots
 
@@ -292,6 +298,8 @@ class _Writer:
         if forget:
             self._forget_hidden()
         self._shot(arm, self.timing.place_s, note)
+        if self._done_at is None:  # the event's own gesture is its first (a sweep or reshuffle may follow)
+            self._done_at = self.now
         self._shot(None, self.timing.still_s if still_s is None else still_s, note)
 
     def _linger(self) -> None:

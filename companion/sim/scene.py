@@ -10,9 +10,12 @@ The pipeline, chosen for speed and for honest pixels:
    (:mod:`companion.sim.paint`), and warped straight into the frame with the
    composed card -> mat -> image homography, so every card is resampled once,
    near 1:1, with anti-aliased edges; later cards cover earlier ones;
-3. a hand and its shadow, then the cloth's creases (a smooth displacement
-   field applied with one remap), light (gain, gradient, vignette, glare),
-   blur, sensor noise and JPEG.
+3. a hand and its shadow; then the camera model of :mod:`companion.sim.optics`
+   in one remap: the cloth pulled in its plane and lifted off the table (seen
+   in parallax), the lens's distortion (the mat and cards are drawn into a
+   pinhole canvas large enough for it); then light (gain, gradient,
+   vignette, glare), motion blur, defocus (uniform, or growing toward the
+   corners with field curvature), sensor noise and JPEG.
 
 Truth is geometric: a sticker is visible when no later card, foreign code
 or the hand overlaps its square (quiet zone included) and the square lies in
@@ -45,6 +48,16 @@ from companion.markers.codes import (
     color_name_of,
     payload_for,
     sticker_modules,
+)
+from companion.sim.optics import (
+    Cloth,
+    SceneCamera,
+    cloth_of,
+    field_blur,
+    field_sigma,
+    place_camera,
+    resample,
+    to_frame,
 )
 from companion.sim.paint import paint_modules
 from companion.vision.layout import Layout, Point, Polygon
@@ -171,7 +184,16 @@ class SceneOptions:
     hand: tuple[Point, ...] | None = None
     """Polygon in mat millimetres of a hand/arm over the table (see :func:`arm_polygon`)."""
     crease: float = 0.0
-    """Largest displacement in mm of the creased cloth from where the mat's plane puts it."""
+    """Largest displacement in mm of the creased cloth, in the table's plane, from where the mat's plane puts it."""
+    lift_mm: float = 0.0
+    """Largest height in mm of the cloth above the table (fold ridges, soft bumps), seen in parallax."""
+    distortion: tuple[float, ...] = ()
+    """The lens's distortion, OpenCV's (k1, k2, p1, p2, k3) on the focal length of ``hfov_deg``; () none."""
+    corner_blur: float = 0.0
+    """Defocus blur sigma (px) in the frame corners with the lens focused for the centre (field curvature)."""
+    focus: float = 0.0
+    """Where the lens is focused: 0 for the centre, 1 for the frame corners, beyond either the lens is further
+    off (see :mod:`companion.sim.optics`)."""
     foreign_codes: tuple[ForeignCode, ...] = ()
     seed: int = 0
 
@@ -189,7 +211,9 @@ class SceneOptions:
             (self.motion_mm >= 0, "motion_mm must be >= 0"),
             (self.jpeg_quality is None or 1 <= self.jpeg_quality <= 100, "jpeg_quality out of 1..100"),
             (0 <= self.glare <= 1, f"glare {self.glare} out of 0..1"),
-            (self.crease >= 0, "crease must be >= 0"),
+            (self.crease >= 0 and self.lift_mm >= 0, "crease and lift_mm must be >= 0"),
+            (len(self.distortion) in (0, 2, 4, 5), "distortion takes 2, 4 or 5 coefficients"),
+            (self.corner_blur >= 0 and -2 <= self.focus <= 3, "corner_blur must be >= 0 and focus in -2..3"),
             (self.hand is None or len(self.hand) >= 3, "hand polygon needs at least 3 points"),
         )
         for ok, message in checks:
@@ -234,12 +258,29 @@ class RenderedScene:
     truth: tuple[CardTruth, ...]
     """One entry per placed card, in drawing order."""
     mat_to_image: Matrix
-    """3x3 homography from mat mm to frame pixels (nominal: before the crease)."""
+    """3x3 homography from mat mm to pinhole frame pixels (nominal: before the cloth and the lens)."""
     px_per_mm: float = field(default=0.0)
     """Nominal scale at the mat centre."""
+    camera: SceneCamera | None = None
+    """The camera that took it (its ``lens`` is the true lens model)."""
 
     def visible_truth(self) -> tuple[CardTruth, ...]:
         return tuple(t for t in self.truth if t.visible)
+
+
+def parse_resolution(text: str) -> tuple[int, int]:
+    """``"4608x2592"`` -> (4608, 2592); a ConfigError naming the text otherwise (or a size no image may have)."""
+    from companion.errors import ConfigError
+    from companion.vision.frames import MAX_IMAGE_PIXELS
+
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ConfigError(f"--resolution {text!r}: expected WIDTHxHEIGHT, like 4608x2592") from None
+    if not (16 <= width <= 16384 and 16 <= height <= 16384 and width * height <= MAX_IMAGE_PIXELS):
+        raise ConfigError(f"--resolution {text}: each side 16..16384 pixels, at most "
+                          f"{MAX_IMAGE_PIXELS // 1_000_000} MP in all (the camera's is 4608x2592)")
+    return width, height
 
 
 # --------------------------------------------------------------------------- rendering
@@ -251,26 +292,26 @@ def render_table(layout: Layout, cards: Sequence[PlacedCard], options: SceneOpti
         if card.card_id not in _CARD_ID_SET:
             raise SceneError(f"scene: unknown card id {card.card_id!r}")
     sticker_mm = options.sticker_mm or layout.sticker_mm
-    homography = camera_homography(layout.size_mm, options)
+    camera = scene_camera(layout.size_mm, options)
+    homography = camera.homography
     texture_scale = _texture_scale(homography, layout.size_mm)
-    width, height = options.resolution
+    offset, canvas, size = _canvas(camera)
 
-    image = _warp_mat(layout, homography, texture_scale, (width, height))
+    image = _warp_mat(layout, canvas, texture_scale, size)
     for card in cards:
         texture = _card_texture(card.card_id, card.face_up, layout.card_mm, sticker_mm, texture_scale, card.stickers)
-        _composite(image, texture, homography, card.center_mm, card.rotation_deg, layout.card_mm)
+        _composite(image, texture, canvas, card.center_mm, card.rotation_deg, layout.card_mm)
     for code in options.foreign_codes:
         texture = _slip_texture(code.payload, code.size_mm, texture_scale)
-        _composite(image, texture, homography, code.center_mm, code.rotation_deg, (code.size_mm, code.size_mm))
+        _composite(image, texture, canvas, code.center_mm, code.rotation_deg, (code.size_mm, code.size_mm))
     if options.hand is not None:
-        _draw_hand(image, homography, options.hand)
-    displacement = _crease_field(layout.size_mm, options.crease, options.seed)
-    if displacement is not None:
-        image = _apply_crease(image, homography, displacement)
+        _draw_hand(image, canvas, options.hand)
+    cloth = cloth_of(camera, layout.size_mm, options.crease, options.lift_mm, options.seed)
+    image = resample(image, camera, cloth, offset)
     image = _photometric(image, homography, layout.size_mm, options)
 
-    truth = _truth(layout, cards, options, sticker_mm, homography, displacement)
-    return RenderedScene(image, truth, homography, _scale_at(homography, _center(layout.size_mm)))
+    truth = _truth(layout, cards, options, sticker_mm, camera, cloth)
+    return RenderedScene(image, truth, homography, _scale_at(homography, _center(layout.size_mm)), camera)
 
 
 class Renderer:
@@ -286,8 +327,10 @@ class Renderer:
         self.layout = layout
         self.options = options
         self.sticker_mm = options.sticker_mm or layout.sticker_mm
-        self.homography = camera_homography(layout.size_mm, options)
+        self.camera = scene_camera(layout.size_mm, options)
+        self.homography = self.camera.homography
         self.scale = _texture_scale(self.homography, layout.size_mm)
+        self._offset, self._canvas, self._size = _canvas(self.camera)
         self._mat: Image | None = None
         self._cards: tuple[PlacedCard, ...] = ()
         self._laid: Image | None = None
@@ -299,12 +342,11 @@ class Renderer:
         image = self._with_cards(tuple(cards)).copy()
         for code in options.foreign_codes:
             texture = _slip_texture(code.payload, code.size_mm, self.scale)
-            _composite(image, texture, self.homography, code.center_mm, code.rotation_deg, (code.size_mm, code.size_mm))
+            _composite(image, texture, self._canvas, code.center_mm, code.rotation_deg, (code.size_mm, code.size_mm))
         if hand is not None:
-            _draw_hand(image, self.homography, hand)
-        displacement = _crease_field(self.layout.size_mm, options.crease, options.seed)
-        if displacement is not None:
-            image = _apply_crease(image, self.homography, displacement)
+            _draw_hand(image, self._canvas, hand)
+        cloth = cloth_of(self.camera, self.layout.size_mm, options.crease, options.lift_mm, options.seed)
+        image = resample(image, self.camera, cloth, self._offset)
         return _photometric(image, self.homography, self.layout.size_mm, options)
 
     def _with_cards(self, cards: tuple[PlacedCard, ...]) -> Image:
@@ -312,7 +354,7 @@ class Renderer:
             if card.card_id not in _CARD_ID_SET:
                 raise SceneError(f"scene: unknown card id {card.card_id!r}")
         if self._mat is None:
-            self._mat = _warp_mat(self.layout, self.homography, self.scale, self.options.resolution)
+            self._mat = _warp_mat(self.layout, self._canvas, self.scale, self._size)
         known = len(self._cards)
         if self._laid is not None and cards[:known] == self._cards:
             image, new = self._laid.copy(), cards[known:]
@@ -322,7 +364,7 @@ class Renderer:
             texture = _card_texture(
                 card.card_id, card.face_up, self.layout.card_mm, self.sticker_mm, self.scale, card.stickers
             )
-            _composite(image, texture, self.homography, card.center_mm, card.rotation_deg, self.layout.card_mm)
+            _composite(image, texture, self._canvas, card.center_mm, card.rotation_deg, self.layout.card_mm)
         self._cards, self._laid = cards, image
         return image
 
@@ -332,33 +374,34 @@ def scene_truth(
 ) -> tuple[CardTruth, ...]:
     """What :func:`render_table` would report as truth, without rendering (observation-level simulation)."""
     sticker_mm = options.sticker_mm or layout.sticker_mm
-    homography = camera_homography(layout.size_mm, options)
-    displacement = _crease_field(layout.size_mm, options.crease, options.seed)
-    return _truth(layout, cards, options, sticker_mm, homography, displacement)
+    camera = scene_camera(layout.size_mm, options)
+    cloth = cloth_of(camera, layout.size_mm, options.crease, options.lift_mm, options.seed)
+    return _truth(layout, cards, options, sticker_mm, camera, cloth)
 
 
-def camera_homography(size_mm: Point, options: SceneOptions = SceneOptions()) -> Matrix:
-    """Mat mm -> frame pixels for a pinhole camera above the mat centre, tilted and rolled."""
-    width, height = options.resolution
-    focal = (width / 2) / math.tan(math.radians(options.hfov_deg) / 2)
-    intrinsics = np.array(
-        [
-            [focal, 0.0, (width - 1) / 2 + options.shift_px[0]],
-            [0.0, focal, (height - 1) / 2 + options.shift_px[1]],
-            [0.0, 0.0, 1.0],
-        ]
-    )
-    mat_w, mat_h = size_mm
-    distance = focal * max(mat_w / (options.fill * width), mat_h / (options.fill * height))
+def scene_camera(size_mm: Point, options: SceneOptions = SceneOptions()) -> SceneCamera:
+    """The camera above the mat centre, tilted and rolled, at the height where the mat fills ``fill``."""
     axis_angle = math.radians(options.tilt_axis_deg)
     tilt = _axis_rotation((math.cos(axis_angle), math.sin(axis_angle), 0.0), options.tilt_deg)
     rotation = _axis_rotation((0.0, 0.0, 1.0), options.roll_deg) @ tilt
-    extrinsic = np.column_stack([rotation[:, 0], rotation[:, 1], [0.0, 0.0, distance]])
-    # Mat mm (edge convention, origin at the top-left corner) -> mat-centred coordinates.
-    centre = np.array([[1.0, 0.0, -mat_w / 2], [0.0, 1.0, -mat_h / 2], [0.0, 0.0, 1.0]])
-    homography = intrinsics @ extrinsic @ centre
-    normalized: Matrix = homography / homography[2, 2]
-    return normalized
+    return place_camera(size_mm, options.resolution, options.hfov_deg, options.fill, rotation,
+                        options.shift_px, options.distortion)
+
+
+def camera_homography(size_mm: Point, options: SceneOptions = SceneOptions()) -> Matrix:
+    """Mat mm -> pinhole frame pixels for the camera of :func:`scene_camera` (before cloth and lens)."""
+    return scene_camera(size_mm, options).homography
+
+
+def _canvas(camera: SceneCamera) -> tuple[tuple[int, int], Matrix, tuple[int, int]]:
+    """Where the flat scene is drawn: its offset in the pinhole canvas, the canvas homography, its size.
+
+    A barrel lens shows more than the pinhole frame: the canvas reaches beyond it.
+    """
+    ox, oy = camera.canvas_margin()
+    width, height = camera.resolution
+    shift = np.array([[1.0, 0.0, ox], [0.0, 1.0, oy], [0.0, 0.0, 1.0]])
+    return (ox, oy), shift @ camera.homography, (width + 2 * ox, height + 2 * oy)
 
 
 def project(homography: Matrix, points_mm: Sequence[Point] | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -726,74 +769,6 @@ def _polygon_mask(shape: tuple[int, int], outline: npt.NDArray[np.float64], blur
     return mask.astype(np.float32)
 
 
-@dataclass(frozen=True)
-class _Crease:
-    """Smooth displacement of the cloth: a few soft bumps plus the two fold lines."""
-
-    bumps: tuple[tuple[float, float, float, float, float], ...]  # x, y, sigma, dx, dy (mm)
-    folds: tuple[float, float, float, float]  # fold x, fold y, shift across x fold, across y fold
-    width_mm: float = 12.0
-
-    def at(
-        self, x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        dx = np.zeros_like(x)
-        dy = np.zeros_like(y)
-        for bx, by, sigma, ax, ay in self.bumps:
-            weight = np.exp(-((x - bx) ** 2 + (y - by) ** 2) / (2 * sigma**2))
-            dx += ax * weight
-            dy += ay * weight
-        fold_x, fold_y, shift_x, shift_y = self.folds
-        dx += shift_x * np.tanh((x - fold_x) / self.width_mm)
-        dy += shift_y * np.tanh((y - fold_y) / self.width_mm)
-        return dx, dy
-
-
-def _crease_field(size_mm: Point, amplitude_mm: float, seed: int) -> _Crease | None:
-    if amplitude_mm <= 0:
-        return None
-    rng = np.random.default_rng(seed + 1_000_003)
-    width, height = size_mm
-    bumps = tuple(
-        (
-            float(rng.uniform(0, width)),
-            float(rng.uniform(0, height)),
-            float(rng.uniform(50, 140)),
-            float(rng.normal()),
-            float(rng.normal()),
-        )
-        for _ in range(5)
-    )
-    raw = _Crease(bumps, (width / 2, height / 2, float(rng.uniform(0.3, 0.6)), float(rng.uniform(0.3, 0.6))))
-    xs, ys = np.meshgrid(np.linspace(0, width, 71), np.linspace(0, height, 41))
-    dx, dy = raw.at(xs, ys)
-    factor = amplitude_mm / max(float(np.max(np.hypot(dx, dy))), 1e-9)
-    return _Crease(
-        tuple((bx, by, s, ax * factor, ay * factor) for bx, by, s, ax, ay in bumps),
-        (raw.folds[0], raw.folds[1], raw.folds[2] * factor, raw.folds[3] * factor),
-    )
-
-
-def _apply_crease(image: Image, homography: Matrix, crease: _Crease) -> Image:
-    """Move the cloth: a mat point m shows at H(m + D(m)); sample the flat render at H(m)."""
-    height, width = image.shape[:2]
-    columns, rows = math.ceil(width / 16), math.ceil(height / 16)
-    # Coarse grid at the positions cv2.resize maps back onto pixel centres exactly.
-    qx = (np.arange(columns) + 0.5) * width / columns - 0.5
-    qy = (np.arange(rows) + 0.5) * height / rows - 0.5
-    grid = np.stack(np.meshgrid(qx, qy), axis=-1).reshape(-1, 1, 2)
-    mat = _f64(cv2.perspectiveTransform(grid, np.linalg.inv(homography))).reshape(-1, 2)
-    estimate = mat.copy()
-    for _ in range(3):  # solve m + D(m) = mat by fixed-point iteration (D is small and smooth)
-        dx, dy = crease.at(estimate[:, 0], estimate[:, 1])
-        estimate = mat - np.stack([dx, dy], axis=1)
-    source = project(homography, estimate).astype(np.float32)
-    map_x = cv2.resize(source[:, 0].reshape(rows, columns), (width, height), interpolation=cv2.INTER_LINEAR)
-    map_y = cv2.resize(source[:, 1].reshape(rows, columns), (width, height), interpolation=cv2.INTER_LINEAR)
-    fixed_x, fixed_y = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
-    return _u8(cv2.remap(image, fixed_x, fixed_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
-
-
 def _photometric(image: Image, homography: Matrix, size_mm: Point, options: SceneOptions) -> Image:
     rng = np.random.default_rng(options.seed)
     height, width = image.shape[:2]
@@ -804,7 +779,12 @@ def _photometric(image: Image, homography: Matrix, size_mm: Point, options: Scen
         image = _u8(cv2.add(image, _glare_map(image.shape[:2], homography, size_mm, options.glare, rng)))
     if options.motion_mm > 0:
         image = _motion_blur(image, options.motion_mm * _scale_at(homography, _center(size_mm)), options.motion_deg)
-    if options.blur_sigma > 0:
+    if options.corner_blur > 0:
+        width, height = options.resolution  # the lens's axis: the principal point
+        centre = ((width - 1) / 2 + options.shift_px[0], (height - 1) / 2 + options.shift_px[1])
+        image = field_blur(image, field_sigma(options.resolution, options.blur_sigma, options.corner_blur,
+                                              options.focus, centre))
+    elif options.blur_sigma > 0:
         image = _u8(cv2.GaussianBlur(image, (0, 0), options.blur_sigma))
     if options.noise_sigma > 0:
         noise = np.empty(image.shape, np.int16)
@@ -890,8 +870,8 @@ def _truth(
     cards: Sequence[PlacedCard],
     options: SceneOptions,
     sticker_mm: float,
-    homography: Matrix,
-    crease: _Crease | None,
+    camera: SceneCamera,
+    cloth: Cloth,
 ) -> tuple[CardTruth, ...]:
     if not cards:
         return ()
@@ -907,7 +887,7 @@ def _truth(
     # Every point to the frame at once: each card's sticker corners, sticker centres and its centre.
     points = [p for card, quads, middles in zip(cards, squares, sticker_centres, strict=True)
               for p in (*quads.reshape(-1, 2), *middles, card.center_mm)]
-    in_frame_px = _to_frame(homography, crease, points)
+    in_frame_px = to_frame(camera, cloth, points)
     reach = math.hypot(*layout.card_mm)
     truths = []
     first = 0
@@ -974,11 +954,3 @@ def _overlapping(quads: npt.NDArray[np.float64], others: npt.NDArray[np.float64]
 def _zone_at(layout: Layout, point: Point) -> str | None:
     """:meth:`Layout.zone_at`, remembered: shots of a game show the same cards where they lay."""
     return layout.zone_at(point)
-
-
-def _to_frame(homography: Matrix, crease: _Crease | None, points_mm: Sequence[Point]) -> npt.NDArray[np.float64]:
-    points = np.asarray(points_mm, dtype=np.float64)
-    if crease is not None:
-        dx, dy = crease.at(points[:, 0], points[:, 1])
-        points = points + np.stack([dx, dy], axis=1)
-    return project(homography, points)

@@ -15,10 +15,13 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from companion.engine import Game
-from companion.sim.scene import PlacedCard, SceneOptions, scene_truth
+from companion.sim.scene import PlacedCard, SceneOptions, camera_homography, project, scene_truth
 from companion.vision.layout import Layout, Point
 from companion.vision.observation import BoardStatus, CardObservation, FrameObservation
+from companion.vision.sharpness import SMEAR_MODULES
 from companion.vision.stickers import STICKER_MODULES
 
 # The ideal camera under motion blur (a bumped table), in QR modules of the
@@ -63,6 +66,9 @@ class GameScript:
     shots: tuple[Shot, ...]
     injections: tuple[Injection, ...] = ()
     style: str = "tidy"
+    event_done_s: tuple[float, ...] = ()
+    """For each event of ``game.stack``: when the table shows it done (its cards laid or taken, the
+    hand gone), in seconds from the start; what the tracker has to catch up with."""
 
     @property
     def duration_s(self) -> float:
@@ -86,7 +92,8 @@ def script_observations(script: GameScript, layout: Layout, fps: float, miss_p: 
     few missed at random (``miss_p``). Frames of a bumped table read little
     or nothing: a card reads only by chance once the motion blur nears a QR
     module, not at all beyond one and a half, and the board is lost once the
-    blur reaches half a fiducial cell.
+    blur reaches half a fiducial cell. From :data:`SMEAR_MODULES` of a module
+    on, the frame says it is smeared (``board.smeared``), as vision does.
     """
     rng = random.Random(seed)
     options = options or SceneOptions()
@@ -95,6 +102,9 @@ def script_observations(script: GameScript, layout: Layout, fps: float, miss_p: 
     cell_mm = min((f.size_mm for f in layout.fiducials), default=24.0) / 6
     seen: dict[int, tuple[CardObservation, ...]] = {}
     board = BoardStatus(True, tuple(f.id for f in layout.fiducials))
+    px_per_mm = float(np.hypot(*(project(camera_homography(layout.size_mm, options), [(0.0, 0.0), (1.0, 0.0)])
+                                 @ np.array([-1.0, 1.0]))))
+    zones = tuple(layout.zones)
     lost = BoardStatus(False, (), reason="board not found (motion blur)")
     for shot_index in script.frame_shots(fps):
         shot = script.shots[shot_index]
@@ -110,4 +120,8 @@ def script_observations(script: GameScript, layout: Layout, fps: float, miss_p: 
         blur = shot.blur_mm / module_mm
         read_p = min(1.0, max(0.0, (LOST_BLUR_MODULES - blur) / (LOST_BLUR_MODULES - SHARP_BLUR_MODULES)))
         cards = tuple(c for c in seen[shot_index] if rng.random() >= miss_p and rng.random() < read_p)
-        yield FrameObservation(board, cards)
+        if blur < SMEAR_MODULES:
+            yield FrameObservation(board, cards)
+        else:
+            smeared = replace(board, smear_px=round(shot.blur_mm * px_per_mm, 2), smeared=True)
+            yield FrameObservation(smeared, cards, smeared_zones=zones)

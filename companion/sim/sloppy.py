@@ -301,12 +301,13 @@ class _SloppyWriter:
                 self.mat.fan(card_name(card), zones.mountain(mandala), dealer)
         self._hold(None, self.rng.uniform(*self.habits.rest_s), "deal")
         events = [event for event, _ in self.final.stack]
+        done: list[float] = []
         for index, event in enumerate(events):
             if self.rng.random() < self.habits.linger_p:
                 self._linger()
             if self.game.phase is Phase.PLAY and self.rng.random() < self.habits.inject_p:
                 self._inject()
-            self._event(event)
+            done.append(self._event(event))
             last = index == len(events) - 1
             quick = not last and self.rng.random() < self.habits.quick_p
             rest = self.habits.quick_rest_s if quick else self.habits.rest_s
@@ -314,7 +315,8 @@ class _SloppyWriter:
             if not last and self.rng.random() < self.habits.bump_p:
                 self._bump()
         self._reveal()
-        return GameScript(self.final, tuple(self.shots), tuple(self.injections), style="sloppy")
+        return GameScript(self.final, tuple(self.shots), tuple(self.injections), style="sloppy",
+                          event_done_s=tuple(done))
 
     # -- shots
 
@@ -357,24 +359,29 @@ class _SloppyWriter:
 
     # -- events
 
-    def _event(self, event: Event) -> None:
+    def _event(self, event: Event) -> float:
+        """Lay one event; returns when the table shows it done (a sweep or reshuffle may follow)."""
         before = self.game.copy()
         self.game.push(event, force=True)
+        done = 0.0
         if isinstance(event, MountainPlay):
             zone = zones.mountain(event.mandala)
             arm = self._reach(event.player, zone, str(event))
             self.mat.fan(card_name(event.cards[0]), zone, event.player)
             self._placed(arm, str(event))
+            done = self.now
         elif isinstance(event, FieldPlay):
             zone = zones.field(event.mandala, event.field_owner)
             arm = self._reach(event.player, zone, str(event))
             for card in event.cards:
                 self.mat.fan(card_name(card), zone, event.field_owner, self._fan_key(event.field_owner, card))
             self._placed(arm, str(event))
+            done = self.now
         elif isinstance(event, Discard):
             self._drop_on_stack(event.player, [card_name(c) for c in event.cards], str(event))
+            done = self.now
         elif isinstance(event, Claim):
-            self._claim(event, before)
+            done = self._claim(event, before)
         elif isinstance(event, Refill):
             zone = zones.mountain(event.mandala)
             player = before.turn
@@ -382,7 +389,9 @@ class _SloppyWriter:
             for card in event.cards:
                 self.mat.fan(card_name(card), zone, player)
             self._placed(arm, str(event))
+            done = self.now
         self._pick_up_reshuffled()
+        return done
 
     def _fan_key(self, player: int, card: Card) -> str:
         return str(color_of(card)) if self.color_fans[player] else ""
@@ -397,8 +406,9 @@ class _SloppyWriter:
                 self._hold(self._arm(player, zone, back_mm=110.0), self.rng.uniform(*self.habits.drop_s), note)
         self._placed(arm, note)
 
-    def _claim(self, event: Claim, before: Game) -> None:
-        """The claimed cards leave the mountain in a few grabs; each grab is put away before the next."""
+    def _claim(self, event: Claim, before: Game) -> float:
+        """The claimed cards leave the mountain in a few grabs, each put away before the next; returns
+        when the last grab is put away (the destroyed mandala's fields may follow)."""
         mandala = before.destroying
         assert mandala is not None
         taken = [c for c in before.mountain(mandala) if color_of(c) == event.color]
@@ -416,8 +426,10 @@ class _SloppyWriter:
                 self.mat.take(card_name(card))
             self._placed(arm, f"{note}: grab {number + 1}")
             self._put_away(event.player, grab, note)
+        done = self.now
         if self.game.phase is not Phase.CLAIM:
             self._sweep_fields(before, mandala)
+        return done
 
     def _put_away(self, player: int, cards: list[Card], note: str) -> None:
         """Claimed cards go where the rules sent them: the river, the cup face down, the discard stack."""

@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from companion.engine import EndReason, Game, Phase
 from companion.engine.cards import ALL_COLORS_MASK, COLOR_OF, Card, parse_card
 from companion.engine.game import DISCARD, UNSEEN
-from companion.engine.position import STARTING_CUP, Position, build, position_of
+from companion.engine.position import Position, build, position_of
+from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 from companion.tracker import zones
 
@@ -95,7 +96,7 @@ def join_estimates(seen: Mapping[str, str], counts: JoinCounts) -> tuple[int, in
               for p in (0, 1)]
     turn = 0 if counts.turn is None else counts.turn
     hands = counts.hands or (ESTIMATED_HAND, ESTIMATED_HAND)
-    cups = counts.cups or (STARTING_CUP + rivers[0], STARTING_CUP + rivers[1])
+    cups = counts.cups or (MANDALA.cup_size + rivers[0], MANDALA.cup_size + rivers[1])
     deck = counts.deck
     if deck is None:
         deck = max(0, 108 - len(seen) - sum(hands) - sum(cups))
@@ -110,7 +111,7 @@ def joined_position(seen: Mapping[str, str], counts: JoinCounts, default_turn: i
     unknown = {name for name, value in (("turn", counts.turn), ("hands", counts.hands), ("cups", counts.cups),
                                         ("deck", counts.deck)) if value is None}
     rivers = [len(r) for r in table.rivers]
-    cups = counts.cups or (STARTING_CUP + rivers[0], STARTING_CUP + rivers[1])
+    cups = counts.cups or (MANDALA.cup_size + rivers[0], MANDALA.cup_size + rivers[1])
     turn = default_turn if counts.turn is None else counts.turn
     base = Position(hands=counts.hands or (ESTIMATED_HAND, ESTIMATED_HAND), cup_sizes=cups, deck=counts.deck,
                     turn=turn)

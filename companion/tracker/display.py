@@ -17,18 +17,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from companion.engine.rules import MANDALA
 from companion.errors import DisplayModelError
 
 Phase = Literal["setup", "play", "destruction", "discard-confirm", "over", "join"]
 PlayerName = Literal["p1", "p2"]
 Winner = Literal["p1", "p2", "draw"]
-CameraStatus = Literal["ok", "lost"]
+CameraStatus = Literal["ok", "lost", "not-found"]
+"""lost: frames stopped coming; not-found: no camera could be opened yet (none fitted, or busy)."""
 BoardStatus = Literal["ok", "not-found"]
 
 COLOR_LETTERS = "ROYGPK"
 COLOR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "P": "purple", "K": "black"}
 PLAYERS: tuple[PlayerName, PlayerName] = ("p1", "p2")
-HAND_LIMIT = 8
+HAND_LIMIT = MANDALA.hand_limit
+CARDS = len(MANDALA.cards)
 
 
 def _check_choice(name: str, value: object, kind: object) -> None:
@@ -176,8 +179,8 @@ class Choice:
 
 JOIN_FIELDS = ("turn", "hand p1", "hand p2", "cup p1", "cup p2", "deck")
 """What a join asks, in order; a value not asked is one the command line gave."""
-JOIN_LIMITS = {"turn": (0, 1), "hand p1": (1, HAND_LIMIT), "hand p2": (1, HAND_LIMIT), "cup p1": (0, 108),
-               "cup p2": (0, 108), "deck": (0, 108)}
+JOIN_LIMITS = {"turn": (0, 1), "hand p1": (1, HAND_LIMIT), "hand p2": (1, HAND_LIMIT), "cup p1": (0, CARDS),
+               "cup p2": (0, CARDS), "deck": (0, CARDS)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -203,7 +203,7 @@ def taken_back(game: Game, evidence: Evidence) -> str:
     ``"uncovered"`` when nothing in sight could lie over them, ``"covered"``
     when something could (a later card where they lay), ``""`` when not.
     """
-    last = game.peek()
+    last = _last_event(game)
     if isinstance(last, Claim):
         return "uncovered" if _claimed_another_card(game, last, evidence) or _claim_still_there(
             game, last, evidence) else ""
@@ -242,6 +242,10 @@ def _claim_still_there(game: Game, claim: Claim, evidence: Evidence) -> bool:
     mountain = zones.mountain(mandala)
     return any(evidence.seen.get(card_name(c)) == mountain for c in before.mountain(mandala)
                if COLOR_OF[c] == claim.color)
+
+
+def _last_event(game: Game) -> Event | None:
+    return game.stack[-1][0] if game.stack else None
 
 
 def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
@@ -471,7 +475,7 @@ def _picker_recounts(game: Game, evidence: Evidence) -> list[Event]:
     must be enough to make them the first picker.
     """
     mandala = game.destroying
-    if mandala is None or isinstance(game.peek(), Claim) or game.completer is None:
+    if mandala is None or isinstance(_last_event(game), Claim) or game.completer is None:
         return []
     other = 1 - game.turn
     mine, theirs = game.size(field_zone(mandala, game.turn)), game.size(field_zone(mandala, other))

@@ -10,6 +10,13 @@ once. Hands over the table, blur and a hidden fiducial change nothing then:
 they only delay the next settled view. A card read late (vision retried its
 unchanged sticker until it read) counts as laid when its pixels last changed,
 not when it was finally read.
+
+A smeared frame (a bumped table or camera: ``FrameObservation.board.smeared``)
+tells nothing: every card placed stays as it was, the rest the sharp frames
+before it began goes on, and no view settles on it; reads resume on the
+first sharp frame, which settles the table if it has rested long enough and
+shows nothing changed. A card of a smeared zone
+(``FrameObservation.smeared_zones``) that was not read is kept likewise.
 """
 
 from __future__ import annotations
@@ -79,6 +86,12 @@ class Settler:
 
     def update(self, now: float, frame: FrameObservation) -> View | None:
         """Feed one frame; returns the view when the table has just settled."""
+        if frame.board.found and frame.board.smeared:
+            # A smear hides the cards, it does not take them away: they stay, and the table's rest
+            # goes on (or not) as the sharp frames before and after it say. Nothing settles on it.
+            self._keep(now, set(self.zones.values()))
+            self._frame_times.append(now)
+            return None
         if not frame.board.found:
             self.changed_at = None  # nothing counts as rest while the board is not seen
             self._frame_times.clear()
@@ -86,6 +99,7 @@ class Settler:
         self._frame_times.append(now)
         self.unread = dict(frame.unread)
         changes = self._read(now, frame)
+        self._keep(now, set(frame.smeared_zones))
         if self._forget(now):
             changes.append(now)
         if self.changed_at is None:
@@ -147,6 +161,12 @@ class Settler:
         """
         back = min(still_frames, len(self._frame_times) - 1)
         return self._frame_times[-1 - back]
+
+    def _keep(self, now: float, zones: set[str]) -> None:
+        """Cards placed in these zones count as read now: the frame could not tell whether they are there."""
+        for card, zone in self.zones.items():
+            if zone in zones:
+                self.last_read[card] = now
 
     def _forget(self, now: float) -> bool:
         gone = [card for card, seen in self.last_read.items() if now - seen > self.miss_s]

@@ -42,6 +42,7 @@ from companion.engine import (
 from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
 from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import Position, build
+from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 from companion.tracker import zones
 from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, with_cup_cards
@@ -49,8 +50,7 @@ from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
 
-HAND_SIZE, CUP_SIZE = 6, 2
-START_MOUNTAIN = 2
+START_MOUNTAIN = MANDALA.mountain_deal
 MAX_STEPS = 64
 BLIND_S = 2.0
 """The camera was away (board not found, no settled view) this long: the next look may need to catch up."""

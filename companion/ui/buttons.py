@@ -295,23 +295,63 @@ class GpioButtons:
         self.close()
 
 
-class Signals:
-    """Optional buzzer and LED: the LED is lit while a warning is open, the buzzer beeps once per new one."""
+@dataclass(frozen=True, slots=True)
+class SignalTiming:
+    beep_s: float = 0.15
+    """One short beep per new warning: heard across the table, not annoying."""
+    blink_s: float = 0.15
+    blinks: int = 3
+    """A new warning flashes the LED this many times, then it stays lit while any warning is open."""
 
-    def __init__(self, settings: ButtonSettings, *, pin_factory: object | None = None) -> None:
+
+def led_level(open_warnings: bool, new_at: float | None, now: float, timing: SignalTiming = SignalTiming()) -> bool:
+    """The LED: off without warnings; flashing for a moment after a new one; else lit."""
+    if not open_warnings:
+        return False
+    if new_at is not None and 0 <= now - new_at < 2 * timing.blinks * timing.blink_s:
+        return int((now - new_at) / timing.blink_s) % 2 == 0
+    return True
+
+
+class Signals:
+    """Optional buzzer and LED (``buttons.buzzer``, ``buttons.led``): a beep and a flash on a new warning.
+
+    :meth:`show` takes the open warnings (the display model's), :meth:`tick`
+    drives the LED from the clock; both run in the runner's ui loop.
+    """
+
+    def __init__(self, settings: ButtonSettings, *, pin_factory: object | None = None,
+                 timing: SignalTiming = SignalTiming()) -> None:
         from gpiozero import LED, Buzzer
 
+        self.timing = timing
         self.buzzer = None if settings.buzzer is None else Buzzer(settings.buzzer, pin_factory=pin_factory)
-        self.led = None if settings.led is None else LED(settings.led, pin_factory=pin_factory)
+        try:
+            self.led = None if settings.led is None else LED(settings.led, pin_factory=pin_factory)
+        except Exception:
+            if self.buzzer is not None:
+                self.buzzer.close()
+            raise
         self._shown: frozenset[object] = frozenset()
+        self._new_at: float | None = None
+        self._lit = self._beeping = False
 
-    def show(self, warnings: Iterable[object]) -> None:
+    def show(self, warnings: Iterable[object], now: float) -> None:
         current = frozenset(warnings)
-        if self.led is not None:
-            self.led.value = bool(current)
-        if self.buzzer is not None and current - self._shown:
-            self.buzzer.blink(on_time=0.15, off_time=0.1, n=1, background=True)
+        if current - self._shown:
+            self._new_at = now
         self._shown = current
+        self.tick(now)
+
+    def tick(self, now: float) -> None:
+        """Set both outputs for this moment (the ui loop calls it every few ms: no threads of gpiozero's)."""
+        lit = led_level(bool(self._shown), self._new_at, now, self.timing)
+        beeping = self._new_at is not None and 0 <= now - self._new_at < self.timing.beep_s
+        if self.led is not None and lit != self._lit:
+            self.led.value = lit
+        if self.buzzer is not None and beeping != self._beeping:
+            self.buzzer.value = beeping
+        self._lit, self._beeping = lit, beeping
 
     def close(self) -> None:
         for device in (self.buzzer, self.led):

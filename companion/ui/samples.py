@@ -117,6 +117,8 @@ SAMPLES: tuple[Sample, ...] = (
            UiState(join_step=2, join_values=(0, 6, 7, 4, 3, 41))),
     Sample("camera-lost", "No frames from the camera: tracking paused",
            DisplayModel(phase="play", turn="p1", deck=61, camera="lost")),
+    Sample("camera-not-found", "No camera could be opened (none fitted, or busy): the service retries",
+           DisplayModel(phase="setup", turn="p1", camera="not-found")),
     Sample("board-not-found", "Camera works but cannot find the playmat",
            DisplayModel(phase="play", turn="p1", deck=61, board="not-found")),
 )

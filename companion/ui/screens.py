@@ -370,7 +370,8 @@ def draw_warning(draw: ImageDraw.ImageDraw, warning: TableWarning, size: Size = 
 
 
 _PROBLEM_TEXT = {
-    "camera": ("CAMERA LOST", "Check the camera cable. Tracking is paused."),
+    "lost": ("CAMERA LOST", "Check the camera cable. Tracking is paused."),
+    "not-found": ("NO CAMERA", "Camera not found. Check its cable and power; retrying."),
     "board": ("BOARD NOT FOUND", "Keep the mat corners in view. Tracking is paused."),
 }
 
@@ -378,7 +379,7 @@ _PROBLEM_TEXT = {
 def draw_problem(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
     """The camera or the playmat is not seen: nothing on the table is being tracked."""
     width = size[0]
-    title, hint = _PROBLEM_TEXT["camera" if model.camera != "ok" else "board"]
+    title, hint = _PROBLEM_TEXT[model.camera if model.camera != "ok" else "board"]
     _inverted_line(draw, 0, title, width, spec=t.MEDIUM)
     for index, line in enumerate(t.wrap(hint, 21, 3)):
         t.text(draw, (1, 21 + index * 12), line, t.SMALL)

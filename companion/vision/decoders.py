@@ -166,12 +166,14 @@ class PyzbarDecoder:
 
 def _from_zbar(symbol: object, grey: np.ndarray) -> DecodedSymbol:
     points = np.array([(p.x, p.y) for p in symbol.polygon], dtype=np.float32)  # type: ignore[attr-defined]
-    # zbar returns the polygon of the located symbol, not always 4 points, and
-    # starting at whichever corner; its "orientation" is only a quarter turn,
-    # ambiguous near 45 degrees. The minimum-area box, put in the symbol's own
-    # order by finding its finder patterns in the image, is what the pipeline needs.
-    box = cv2_box_points(points)
-    return DecodedSymbol(bytes(symbol.data), symbol_order(grey, box))  # type: ignore[attr-defined]
+    # zbar returns the polygon of the located symbol, usually its 4 corners but
+    # starting at whichever one; its "orientation" is only a quarter turn,
+    # ambiguous near 45 degrees. The corners (the minimum-area box when zbar
+    # gives more or fewer points), put in the symbol's own order by finding its
+    # finder patterns in the image, are what the pipeline needs. (The box of 4
+    # corners that are not quite a rectangle sticks out by a module at some.)
+    corners = tuple((float(x), float(y)) for x, y in points) if len(points) == 4 else cv2_box_points(points)
+    return DecodedSymbol(bytes(symbol.data), symbol_order(grey, corners))  # type: ignore[arg-type,attr-defined]
 
 
 def cv2_box_points(points: np.ndarray) -> tuple[Point, Point, Point, Point]:

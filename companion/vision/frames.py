@@ -1,13 +1,64 @@
-"""Cheap views of a camera frame: validation, greyscale crops, strided thumbnails."""
+"""Image files to frames, within a Pi's memory; cheap views of a frame: validation, greyscale crops, thumbnails."""
 
 from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.errors import FrameError
+from companion.errors import FrameError, LimitError
 
-__all__ = ["FrameError", "check_frame", "grey_crop", "thumbnail", "to_grey"]
+__all__ = ["MAX_IMAGE_PIXELS", "FrameError", "check_frame", "grey_crop", "read_image", "thumbnail", "to_grey"]
+
+MAX_IMAGE_PIXELS = 50_000_000
+"""Largest image decoded: four Camera Module 3 frames (4608x2592 is 11.9 MP), a 48 MP phone photo.
+
+A decoded image costs 3 bytes a pixel and the pipeline a few times that:
+a 20000x20000 image (400 MP) would take 1.2 GB before anything is read in
+it, more than many a Pi has. The size is read from the file's header and an
+image beyond this is refused before any pixel is decoded.
+"""
+
+
+def read_image(path: Path) -> np.ndarray:
+    """A BGR image from a file; one line naming the file when it is no image (FrameError) or too large (LimitError)."""
+    width, height = image_size(path)
+    if width * height > MAX_IMAGE_PIXELS:
+        raise LimitError(f"{path}: {width}x{height} pixels ({width * height / 1e6:.0f} MP), more than the "
+                         f"{MAX_IMAGE_PIXELS // 1_000_000} MP the companion decodes (a camera frame is 12 MP): "
+                         f"scale it down first")
+    try:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)  # streams the file: no second copy of it in memory
+    except cv2.error as error:
+        raise FrameError(f"{path}: cannot decode it ({str(error).strip().splitlines()[-1]})") from None
+    if image is None:
+        raise FrameError(f"{path}: not an image OpenCV can read (damaged or cut short?)")
+    return image
+
+
+def image_size(path: Path) -> tuple[int, int]:
+    """(width, height) from the file's header, without decoding it (Pillow reads headers lazily)."""
+    from PIL import Image, UnidentifiedImageError
+
+    if not path.is_file():
+        raise FrameError(f"{path}: no such image file" if not path.exists() else f"{path}: not a regular file")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                return image.size
+    except Image.DecompressionBombError as error:  # Pillow's own fence, far beyond ours: the size is in its words
+        claimed = re.search(r"\((\d+) pixels\)", str(error))
+        size = f"{int(claimed.group(1)) / 1e6:.0f} MP" if claimed else "hundreds of MP"
+        raise LimitError(f"{path}: its header claims {size}, more than the {MAX_IMAGE_PIXELS // 1_000_000} MP the "
+                         f"companion decodes (a camera frame is 12 MP): scale it down first") from None
+    except UnidentifiedImageError:
+        raise FrameError(f"{path}: not an image (empty, cut short, or a format the companion does not read)") from None
+    except (OSError, SyntaxError, ValueError) as error:  # Pillow's parsers raise these for broken headers
+        raise FrameError(f"{path}: unreadable image header ({error})") from None
 
 
 def check_frame(frame: object) -> np.ndarray:

@@ -21,7 +21,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import LayoutError
+from companion.errors import LayoutError, LimitError
+from companion.limits import MAX_LAYOUT_BYTES, parse_json, read_bytes
 from companion.vision.stickers import stickers_clash
 
 Point = tuple[float, float]
@@ -141,9 +142,11 @@ def load_layout(path: str | Path | None = None, *, check: bool = True) -> Layout
     """
     file = Path(path) if path is not None else DEFAULT_LAYOUT_PATH
     try:
-        document = json.loads(file.read_text(encoding="utf-8"))
+        document = parse_json(read_bytes(file, MAX_LAYOUT_BYTES).decode("utf-8"), max_chars=MAX_LAYOUT_BYTES)
     except OSError as error:
         raise LayoutError(f"{file}: cannot read layout: {error.strerror or error}") from None
+    except LimitError as error:
+        raise LayoutError(f"{file}: {error}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise LayoutError(f"{file}: not valid JSON: {error}") from None
     try:
@@ -202,9 +205,15 @@ def _required(document: dict[str, Any], key: str) -> Any:
     return document[key]
 
 
+MAX_MM = 10_000.0
+"""Every length of a layout is within 10 m: a playmat is under 1 m; beyond that a number is a slip."""
+
+
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise LayoutError(f"{where} must be a finite number, got {value!r}")
+    if abs(value) > MAX_MM:
+        raise LayoutError(f"{where} must be within {MAX_MM:g} mm, got {value!r}")
     return float(value)
 
 

@@ -7,6 +7,12 @@ each fiducial measures the residual where it lies, and a point between them
 gets the inverse-distance-weighted blend of those residuals (Shepard
 interpolation). Exact at every fiducial, smooth in between, equal to the
 plain homography when the cloth is flat.
+
+With a lens model (:mod:`companion.vision.lens`) every frame point is first
+undistorted, so the homography relates the ideal pinhole image to the mat
+and a wide lens's barrel does not bend the mat between the fiducials; mat
+points on their way back into the frame are distorted again. Without one,
+frame pixels are taken as pinhole pixels, as before.
 """
 
 from __future__ import annotations
@@ -18,12 +24,17 @@ import cv2
 import numpy as np
 
 from companion.vision.fiducials import FiducialSighting
+from companion.vision.lens import LensModel
 
 Point = tuple[float, float]
 
 # Below this distance (mm) a fiducial's own residual dominates; it keeps the
 # weights finite on top of a marker.
 _SMOOTHING_MM = 20.0
+# The fiducials used must span at least this share of the area all of them span:
+# three along one edge of the mat fit their own corners exactly and the far side
+# of the mat by wild extrapolation.
+MIN_SPREAD = 0.05
 # A fit whose fiducial corners land further off than this (mm) is not the mat:
 # a misdetected marker or a layout that does not match the table.
 MAX_RESIDUAL_MM = 10.0
@@ -48,17 +59,26 @@ class MappingError(ValueError):
 
 
 class MatMapping:
-    """Frame pixels <-> mat millimetres, corrected locally between fiducials."""
+    """Frame pixels <-> mat millimetres, through the lens, corrected locally between fiducials.
+
+    :attr:`homography` maps undistorted (pinhole) pixels to mat millimetres;
+    without a lens those are the frame's own pixels.
+    """
 
     def __init__(
         self,
         sightings: Mapping[int, FiducialSighting],
         places: Mapping[int, FiducialPlace],
+        lens: LensModel | None = None,
     ) -> None:
         ids = sorted(set(sightings) & set(places))
         if len(ids) < 3:
             raise MappingError(f"{len(ids)} fiducials usable, at least 3 needed")
-        image = np.vstack([np.array(sightings[i].corners) for i in ids])
+        self.lens = lens
+        spread = _hull_area([places[i].center_mm for i in ids])
+        if spread < MIN_SPREAD * _hull_area([p.center_mm for p in places.values()]):
+            raise MappingError(f"fiducials {ids} lie nearly in a line: they cannot place the rest of the mat")
+        image = self._undistort(np.vstack([np.array(sightings[i].corners) for i in ids]))
         mat = np.vstack([places[i].corners_mm() for i in ids])
         homography, _ = cv2.findHomography(image, mat, 0)
         if homography is None or abs(np.linalg.det(homography)) < 1e-12:
@@ -77,7 +97,7 @@ class MatMapping:
 
     def image_to_mat(self, points: Sequence[Point] | np.ndarray) -> np.ndarray:
         """(N, 2) frame pixels -> (N, 2) mat millimetres."""
-        flat = _apply(self.homography, np.asarray(points, dtype=np.float64).reshape(-1, 2))
+        flat = _apply(self.homography, self._undistort(np.asarray(points, dtype=np.float64).reshape(-1, 2)))
         corrected: np.ndarray = flat + self._correction(flat)
         return corrected
 
@@ -87,7 +107,8 @@ class MatMapping:
         flat = target.copy()
         for _ in range(4):  # fixed point of flat + correction(flat) = target; converges fast
             flat = target - self._correction(flat)
-        return _apply(self.inverse, flat)
+        pinhole = _apply(self.inverse, flat)
+        return pinhole if self.lens is None else self.lens.distort(pinhole)
 
     def px_per_mm(self, at_mm: Point) -> float:
         """Image scale (pixels per millimetre) around a mat point."""
@@ -95,6 +116,9 @@ class MatMapping:
         pts = self.mat_to_image([(x, y), (x + 10.0, y), (x, y + 10.0)])
         (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
         return float(np.sqrt(abs(ax * by - ay * bx))) / 10.0
+
+    def _undistort(self, points: np.ndarray) -> np.ndarray:
+        return points if self.lens is None else self.lens.undistort(points)
 
     def _correction(self, flat_mm: np.ndarray) -> np.ndarray:
         diff = flat_mm[:, None, :] - self._anchors_mm[None, :, :]
@@ -108,3 +132,10 @@ def _apply(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     if len(points) == 0:
         return points.reshape(0, 2)
     return cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+
+
+def _hull_area(points: Sequence[Point]) -> float:
+    if len(points) < 3:
+        return 0.0
+    hull = cv2.convexHull(np.asarray(points, np.float32).reshape(-1, 1, 2))
+    return float(cv2.contourArea(hull))

@@ -49,12 +49,22 @@ class BoardStatus:
     ``fiducials`` lists the ids seen in this frame; ``homography_age`` counts
     frames since every fiducial of the layout was last seen (0: all seen now),
     so a hand over a marker shows as a growing age while the mapping is kept.
+
+    ``smear_px`` is the motion smear (a bumped table, a swaying camera arm)
+    measured on the fiducials found again in this frame, their median in
+    pixels (0.0 when none was measured: nothing moved there); ``smeared``
+    says the whole frame is smeared beyond what the stickers read through
+    (:data:`companion.vision.sharpness.SMEAR_MODULES` of a QR module, on at
+    least three fiducials). Cards missing from a smeared frame may still lie
+    where they were: it tells nothing of what left the table.
     """
 
     found: bool
     fiducials: tuple[int, ...]
     homography_age: int = 0
     reason: str | None = None
+    smear_px: float = 0.0
+    smeared: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,10 @@ class FrameObservation:
     retries (blur, a defaced code, glare), and whose other sticker was not
     read either; zones without any are absent, so a fully read table gives {}.
     The tracker uses it to ask how many cards went to the discard pile.
+    ``smeared_zones`` names the zones where the frame is too smeared to
+    read (every zone when ``board.smeared``): a card of such a zone that is
+    not in ``cards`` was not seen, not seen gone. Reads resume on the first
+    sharp frame.
     """
 
     board: BoardStatus
@@ -89,9 +103,12 @@ class FrameObservation:
     changed_regions: tuple[Region, ...] = ()
     timings_ms: Mapping[str, float] = field(default_factory=dict)
     unread: Mapping[str, int] = field(default_factory=dict)
+    smeared_zones: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         board = "board" if self.board.found else f"no board ({self.board.reason})"
+        if self.board.smeared:
+            board += f" (smeared {self.board.smear_px:.1f} px)"
         cards = " ".join(str(card) for card in self.cards)
         unread = f"; unread={dict(self.unread)}" if self.unread else ""
         return f"{board}; {len(self.cards)} cards: {cards}; foreign={self.foreign_codes}{unread}"

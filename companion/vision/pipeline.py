@@ -14,7 +14,7 @@ import math
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -33,9 +33,11 @@ from companion.vision.decoders import (
 )
 from companion.vision.fiducials import FiducialDetector, FiducialSighting
 from companion.vision.frames import check_frame, grey_crop, to_grey
+from companion.vision.lens import LensError, LensModel, lens_for_frames
 from companion.vision.mapping import FiducialPlace, MappingError, MatMapping
 from companion.vision.observation import BoardStatus, CardObservation, FrameObservation, Region
 from companion.vision.payload import card_id_from_payload
+from companion.vision.sharpness import SMEAR_MODULES, SmearMeter, interpolate
 from companion.vision.stickers import STICKER_MODULES, card_centers_mm
 
 if TYPE_CHECKING:
@@ -83,6 +85,8 @@ ZONE_MARGIN_MM = 5.0
 SAME_CARD_MM = 8.0
 # How far a fiducial may move (mm on the mat) and still count as unmoved.
 STILL_MM = 0.5
+# Fiducials that must show the smear for the whole frame to count as smeared.
+SMEAR_FIDUCIALS = 3
 
 
 @dataclass(frozen=True)
@@ -190,8 +194,13 @@ class VisionPipeline:
         whole_frame_decode: bool = False,
         sharpen_retry: bool = True,
         clock: Callable[[], float] = time.perf_counter,
+        lens: LensModel | None = None,
     ) -> None:
         """``decoder``: a name from :data:`~companion.vision.decoders.DECODERS` or an instance.
+
+        ``lens``: the camera's lens model (:func:`companion.vision.lens.load_lens`
+        reads the one ``companion calibrate`` stored); points are mapped
+        through it. None takes frame pixels as a pinhole camera's.
 
         ``whole_frame_decode`` also hands the whole frame to the decoder on a
         cold scan (slower; for comparisons); ``sharpen_retry`` decodes crops
@@ -200,6 +209,8 @@ class VisionPipeline:
         (benchmarks pass ``time.thread_time`` to be immune to other load).
         """
         self.layout = layout
+        self.lens = lens
+        self._frame_lens: LensModel | None = None  # the lens scaled to the frames seen
         self._clock = clock
         self.decoder: Decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.whole_frame_decode = whole_frame_decode
@@ -222,10 +233,17 @@ class VisionPipeline:
         self._reads: list[StickerRead] = []
         self._unread: list[UnreadCrop] = []  # crops with something unread, retried in turn
         self._age = 0
+        self._smear = SmearMeter()
         self.frames = 0
         """Frames looked at so far (scan or process)."""
 
     # ------------------------------------------------------------------ public
+
+    def use_lens(self, lens: LensModel | None) -> None:
+        """Map through another lens model from the next frame on (everything known is forgotten)."""
+        self.lens = lens
+        self._shape = None
+        self._smear.forget()
 
     @property
     def mapping(self) -> MatMapping | None:
@@ -251,9 +269,12 @@ class VisionPipeline:
         """
         if (refused := _refuse(frame)) is not None:
             return refused
-        self.frames += 1
         watch = _Stopwatch(self._clock)
-        self._adapt_to(frame)
+        try:
+            self._adapt_to(frame)
+        except LensError as error:  # a calibration of another camera: an answer, as for a corrupt frame
+            return FrameObservation(BoardStatus(False, (), 0, f"unusable frame: {error}"))
+        self.frames += 1
         assert self._changes is not None
         with watch.stage("fiducials"):
             seen = self._fiducials.detect(frame, self._fiducial_step)
@@ -270,9 +291,13 @@ class VisionPipeline:
         if not board.found:
             self._reads = []
             return FrameObservation(board, timings_ms=watch.done())
+        with watch.stage("sharpness"):
+            # Every other marker is enough to notice a smear; all are measured once one shows it.
+            board, smeared = self._smeared(frame, board, seen, set(sorted(seen)[::2]))
         self._unread = []
-        self._reads = self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode)
-        return self._observe(board, (whole,), watch)
+        self._reads = self._unsmeared(self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode),
+                                      board, smeared)
+        return self._observe(board, (whole,), watch, smeared)
 
     def process(self, frame: np.ndarray) -> FrameObservation:
         """Steady state: re-read only what changed since it was last read."""
@@ -303,15 +328,22 @@ class VisionPipeline:
         # What just changed and did not read (a sticker a hand has only now uncovered) is retried
         # first, next frame: behind dozens of long-unread corners it would wait many frames.
         self._unread = self._unread[waiting:] + self._unread[:waiting]
-        self._reads = _merge_reads(kept, retried + fresh, self._same_place_px())
+        with watch.stage("sharpness"):
+            look = {i for i, s in seen.items() if changes.touches(s.bounds(2))}
+            if self._lost_reads(kept + retried + fresh):
+                # A smear can slip under the change detector at the markers: a few spread over the mat tell.
+                look |= set(sorted(seen)[:: max(1, len(seen) // 3)])
+            board, smeared = self._smeared(frame, board, seen, look)
+        self._reads = _merge_reads(kept, self._unsmeared(retried + fresh, board, smeared), self._same_place_px())
         self._changes.accept(thumb, changes)
-        return self._observe(board, changes.regions, watch)
+        return self._observe(board, changes.regions, watch, smeared)
 
     # ------------------------------------------------------------------ geometry
 
     def _adapt_to(self, frame: np.ndarray) -> None:
         if self._shape == frame.shape and self._changes is not None:
             return
+        self._frame_lens = lens_for_frames(self.lens, frame.shape)
         self._shape = frame.shape
         self._known, self._mapping, self._reads, self._age = {}, None, [], 0
         width = frame.shape[1]
@@ -374,7 +406,7 @@ class VisionPipeline:
         self._age = 0 if all_seen else self._age + 1
         ids = tuple(sorted(seen))
         try:
-            mapping = MatMapping(use, self._places)
+            mapping = MatMapping(use, self._places, self._frame_lens)
         except MappingError as error:
             self._mapping, self._known, self._visible = None, dict(seen), set(seen)
             seen_text = f"saw {len(seen)} of {len(self._places)} fiducials {list(ids)}"
@@ -385,6 +417,59 @@ class VisionPipeline:
         # companion markers prints a 4-module quiet zone: 21 + 8 modules across.
         self._scale = StickerScale(sticker_px, sticker_px / STICKER_MODULES)
         return BoardStatus(True, ids, self._age, None)
+
+    def _smeared(self, frame: np.ndarray, board: BoardStatus, seen: Mapping[int, FiducialSighting],
+                 changed: set[int]) -> tuple[BoardStatus, tuple[str, ...]]:
+        """The board status with the motion smear measured on the fiducials found again, and the smeared zones.
+
+        Fiducials whose area did not change are as sharp as before (0);
+        zones get the smear interpolated from the fiducials in view.
+        """
+        measured = self._smear.measure(frame, [seen[i] for i in sorted(changed) if i in seen])
+        if not measured:
+            return board, ()
+        assert self._scale is not None
+        limit = SMEAR_MODULES * self._scale.module_px
+        if max(measured.values()) >= limit:
+            # A smear small enough to slip under the change detector at some markers: measure them all.
+            measured |= self._smear.measure(frame, [s for i, s in seen.items() if i not in measured])
+        values = sorted(measured.values())
+        smear = values[len(values) // 2]
+        whole = len(values) >= SMEAR_FIDUCIALS and smear >= limit
+        board = replace(board, smear_px=round(smear, 2), smeared=whole)
+        if whole:
+            return board, tuple(self._zones)
+        if values[-1] < limit:
+            return board, ()
+        in_view = {i: measured.get(i, 0.0) for i in seen}
+        places = {i: self._places[i].center_mm for i in in_view}
+        names = list(self._zones)
+        centres = np.array([self.layout.zone_center(name) for name in names], np.float64)
+        at_zones = interpolate(in_view, places, centres)
+        return board, tuple(name for name, value in zip(names, at_zones, strict=True) if value >= limit)
+
+    def _lost_reads(self, now: list[StickerRead]) -> bool:
+        """Whether a card read before is missing from ``now`` (a card taken, covered, or smeared away)."""
+        same_px = self._same_place_px()
+        return any(read.card_id is not None and not any(
+            other.payload == read.payload and math.dist(other.center, read.center) <= same_px for other in now)
+            for read in self._reads)
+
+    def _unsmeared(self, reads: list[StickerRead], board: BoardStatus, zones: tuple[str, ...]) -> list[StickerRead]:
+        """Reads decoded in this frame less those of smeared zones: a smeared symbol reads, but off its place.
+
+        Their crops were decoded in this frame, so they are read again, from
+        sharp pixels, as soon as those come (the change detector's reference
+        now holds the smeared ones).
+        """
+        if board.smeared:
+            return [read for read in reads if read.card_id is None]
+        if not zones:
+            return reads
+        ours = [read for read in reads if read.card_id is not None]
+        placed = self._place_on_mat([read.corners for read in ours])
+        bad = {id(read) for read, (_, card) in zip(ours, placed, strict=True) if self.layout.zone_at(card) in zones}
+        return [read for read in reads if id(read) not in bad]
 
     def _still_px(self) -> float:
         return max(1.0, STILL_MM * (self._scale.sticker_px / self.layout.sticker_mm if self._scale else 1.0))
@@ -544,8 +629,12 @@ class VisionPipeline:
 
     # ------------------------------------------------------------------ output
 
-    def _observe(self, board: BoardStatus, regions: tuple[Region, ...], watch: _Stopwatch) -> FrameObservation:
+    def _observe(self, board: BoardStatus, regions: tuple[Region, ...], watch: _Stopwatch,
+                 smeared: tuple[str, ...] = ()) -> FrameObservation:
         assert self._mapping is not None
+        if board.smeared:
+            # Not empty, smeared: what the frame shows of the cards cannot be trusted, nor their absence.
+            return FrameObservation(board, (), (), 0, regions, watch.done(), {}, smeared)
         with watch.stage("assemble"):
             ours = [read for read in self._reads if read.card_id is not None]
             placed = self._place_on_mat([read.corners for read in ours])
@@ -557,7 +646,7 @@ class VisionPipeline:
             duplicates = tuple(sorted(card_id for card_id, n in counts.items() if n > 1))
             foreign = sum(1 for read in self._reads if read.card_id is None)
             unread = self._unread_per_zone(cards)
-        return FrameObservation(board, cards, duplicates, foreign, regions, watch.done(), unread)
+        return FrameObservation(board, cards, duplicates, foreign, regions, watch.done(), unread, smeared)
 
     def _place_on_mat(self, corners: list[Corners]) -> list[tuple[Point, Point]]:
         """Each sticker's centre on the mat and the centre of the card it says it is on."""

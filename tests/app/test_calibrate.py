@@ -184,6 +184,51 @@ def test_cli_grabs_from_the_configured_camera(layout: Layout, tmp_path: Path) ->
     assert document["camera"] == f"path {frames}"
 
 
+def test_beside_the_running_service_it_pauses_it_and_keeps_the_lens_position(
+        layout: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live camera the service holds: stop the service, grab, save the lens position, start it again."""
+    from companion.app import camera as camera_module
+    from companion.app import service
+    from companion.app.calibrate import saved_lens_position
+    from companion.app.camera import FileSource
+    from tests.app.test_service import Systemctl
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), frame(layout))
+
+    class FocusedCamera(FileSource):
+        lens_position = 1.69  # where a Camera Module 3's sweep would have left the lens
+
+        def open(self) -> None:
+            assert not systemctl.active, "the service still holds the camera"
+            super().open()
+
+    systemctl = Systemctl(active=True)
+    monkeypatch.setattr(service, "systemctl", systemctl)
+    monkeypatch.setattr(camera_module, "make_camera", lambda settings, **kw: FocusedCamera(frames))
+    config = tmp_path / "config.toml"
+    config.write_text(f'state_dir = "{tmp_path / "state"}"\n[camera]\nsource = "v4l2"\n'
+                      f'[layout]\npath = "{WEBCAM_LAYOUT}"\n[display]\ndisplay = "none"\n')
+    assert main(["calibrate", "--config", str(config)]) == 0
+    assert [call[0] for call in systemctl.calls] == ["is-active", "stop", "start"] and systemctl.active
+    assert saved_lens_position(tmp_path / "state") == 1.69  # the service sets it at its next start
+    assert main(["calibrate", "--config", str(config), "--keep-stopped"]) == 0
+    assert not systemctl.active
+
+
+def test_a_saved_lens_position_needs_good_focus(tmp_path: Path) -> None:
+    from companion.app.calibrate import saved_lens_position
+
+    assert saved_lens_position(tmp_path) is None  # no calibration yet
+    (tmp_path / "calibration.json").write_text('{"focus": {"ok": false, "lens_position": 1.7}}')
+    assert saved_lens_position(tmp_path) is None  # a blurred calibration is not repeated
+    (tmp_path / "calibration.json").write_text('{"focus": {"ok": true, "lens_position": 1.7}}')
+    assert saved_lens_position(tmp_path) == 1.7
+    (tmp_path / "calibration.json").write_text("{not json")
+    assert saved_lens_position(tmp_path) is None
+
+
 def test_the_verdict_screen(layout: Layout) -> None:
     calibration, _ = calibrate(frame(layout, blur_sigma=2.5), layout)
     verdict = screen_verdict(calibration)
@@ -199,3 +244,148 @@ def test_calibration_screen_matches_reference(sample: CalibrationSample) -> None
     box = image.getbbox()
     assert box is not None and box[2] <= 127 and box[3] <= 63  # room for the burn-in shift
     assert_matches_reference(image, sample.name)
+
+
+# -- the lens, the focus sweep, the sticker size --------------------------------------------------
+
+WIDE_LENS = {"hfov_deg": 102.0, "distortion": (-0.3, 0.1, 0.0, 0.0, 0.0)}
+
+
+def test_a_wide_lens_is_fitted_and_read_through_everywhere(layout: Layout, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """calibrate --image FRAME --out FILE writes the lens; run, replay and vision detect read it."""
+    empty, played = tmp_path / "empty.png", tmp_path / "played.png"
+    cv2.imwrite(str(empty), frame(layout, cards=[], **WIDE_LENS))
+    cards = [card_at(layout, "R07", "p2.river.4", 20.0), card_at(layout, "K18", "m2.field.p1", 135.0)]
+    cv2.imwrite(str(played), frame(layout, cards=cards, **WIDE_LENS))
+    out = tmp_path / "cal.json"
+    # Exit 1: the barrel leaves the mat's edges 2.1 px per module; the lens is written all the same.
+    assert main(["calibrate", "--image", str(empty), "--out", str(out), "--lens", "wide", "--layout",
+                 str(WEBCAM_LAYOUT), "--display", "none", "--json"]) == 1
+    printed = json.loads(capsys.readouterr().out)
+    assert [p["code"] for p in printed["verdict"]["problems"]] == ["small-edges"]
+    assert printed["written"] == str(out) and printed["annotated"] == str(tmp_path / "cal.png")
+    document = json.loads(out.read_text())
+    assert document["lens"]["fitted_to"] == ["fiducials"] and document["lens"]["rms_px"] < 1.0
+    k1, k2 = document["lens"]["model"]["distortion"][:2]
+    assert k1 < -0.2 and k2 > 0.05  # the barrel, found from the mat's own fiducials
+    assert (tmp_path / "cal.png").is_file() and not (tmp_path / "state").exists()
+
+    def detect(*extra: str) -> dict[str, Any]:
+        main(["vision", "detect", str(played), "--layout", str(WEBCAM_LAYOUT), "--json", *extra])
+        return dict(json.loads(capsys.readouterr().out))
+
+    through = detect("--calibration", str(out))
+    assert {(c["id"], c["zone"]) for c in through["cards"]} == {("R07", "p2.river.4"), ("K18", "m2.field.p1")}
+    plain = detect()
+    river = [c for c in plain["cards"] if c["id"] == "R07"]
+    assert not plain["board"]["found"] or abs(river[0]["center_mm"][0] - through["cards"][0]["center_mm"][0]) > 3
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for index in range(3):
+        cv2.imwrite(str(frames / f"{index:04d}.png"), cv2.imread(str(played)))
+    assert main(["replay", str(frames), "--layout", str(WEBCAM_LAYOUT), "--calibration", str(out), "--json"]) == 0
+    capsys.readouterr()
+    assert main(["vision", "detect", str(played), "--calibration", str(tmp_path / "nothing.json")]) == 2
+    assert "nothing.json: no such calibration file" in capsys.readouterr().err
+
+
+def test_the_lens_run_uses(tmp_path: Path) -> None:
+    from companion.app.calibrate import lens_for_run
+    from companion.app.config import parse_config
+
+    config = parse_config({"state_dir": str(tmp_path)})
+    assert lens_for_run(config) is None  # standard lens, no calibration: pinhole as before
+    wide = parse_config({"state_dir": str(tmp_path), "camera": {"lens": "wide"}})
+    lens = lens_for_run(wide)
+    assert lens is not None and lens.name == "wide"
+    fitted = {"lens": {"model": {"name": "calibrated", "resolution": [4608, 2592], "distortion": [-0.1, 0, 0, 0, 0],
+                                 "camera_matrix": [[3400, 0, 2303.5], [0, 3400, 1295.5], [0, 0, 1]]}}}
+    (tmp_path / "calibration.json").write_text(json.dumps(fitted))
+    saved = lens_for_run(config)
+    assert saved is not None and saved.distortion[0] == -0.1
+    (tmp_path / "other.json").write_text("{}")
+    with pytest.raises(ValueError, match=r"other\.json: holds no lens model"):
+        lens_for_run(config, tmp_path / "other.json")
+
+
+def _photograph_sheet(lens: Any, rvec: tuple[float, float, float], tvec: tuple[float, float, float]) -> np.ndarray:
+    """The calibration sheet lying in front of a camera with this lens: pinhole pose, then the lens's distortion."""
+    from companion.vision.sheet import sheet_image
+
+    board = sheet_image(4.0)  # 4 px per mm
+    h, w = board.shape
+    corners_mm = np.array([[0, 0, 0], [w / 4, 0, 0], [w / 4, h / 4, 0], [0, h / 4, 0]], np.float64)
+    pinhole, _ = cv2.projectPoints(corners_mm, np.array(rvec), np.array(tvec), lens.matrix, np.zeros(5))
+    to_pinhole = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
+                                             pinhole.reshape(4, 2).astype(np.float32))
+    xs, ys = np.meshgrid(np.arange(0, WEBCAM[0], 8.0), np.arange(0, WEBCAM[1], 8.0))
+    ideal = lens.undistort(np.column_stack([xs.ravel(), ys.ravel()]))
+    source = cv2.perspectiveTransform(ideal.reshape(-1, 1, 2), np.linalg.inv(to_pinhole)).reshape(*xs.shape, 2)
+    maps = [cv2.resize(source[..., i].astype(np.float32), WEBCAM, interpolation=cv2.INTER_LINEAR) for i in (0, 1)]
+    picture = cv2.remap(board, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=200)
+    return cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR)
+
+
+def test_the_calibration_sheet_adds_points(layout: Layout) -> None:
+    from companion.sim.scene import scene_camera
+
+    truth = scene_camera(layout.size_mm, SceneOptions(resolution=WEBCAM, **WIDE_LENS)).lens
+    assert truth is not None
+    pictures = [_photograph_sheet(truth, (0.3, -0.2, 0.1), (-120.0, -140.0, 420.0)),
+                _photograph_sheet(truth, (-0.2, 0.3, -0.4), (30.0, -20.0, 380.0))]
+    calibration, _ = calibrate(frame(layout, **WIDE_LENS), layout, lens="wide", sheets=pictures)
+    assert calibration.lens is not None and calibration.lens.fitted_to == ("fiducials", "sheet images")
+    assert calibration.lens.points > 44 + 80 and calibration.lens.rms_px is not None
+    assert calibration.lens.rms_px < 0.5
+    with pytest.raises(ValueError, match="not from this camera"):
+        calibrate(frame(layout), layout, sheets=[np.zeros((480, 640, 3), np.uint8)])
+
+
+def test_calibrate_sweeps_a_movable_lens(layout: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.app import camera as camera_module
+    from companion.app import service
+    from companion.app.camera import FocusingCamera
+    from tests.app.test_service import Systemctl
+
+    lens = FocusingCamera(layout, table(layout), SceneOptions(resolution=WEBCAM, blur_sigma=0.5), corner_blur=3.0)
+    monkeypatch.setattr(service, "systemctl", Systemctl(active=False))
+    monkeypatch.setattr(camera_module, "make_camera", lambda settings, **kw: lens)
+    config = tmp_path / "config.toml"
+    config.write_text(f'state_dir = "{tmp_path / "state"}"\n[camera]\nsource = "picamera2"\n'
+                      f'[layout]\npath = "{WEBCAM_LAYOUT}"\n[display]\ndisplay = "none"\n')
+    assert main(["calibrate", "--config", str(config)]) == 1  # 1920x1080 frames: a Camera Module 3 has a better mode
+    document = json.loads((tmp_path / "state" / "calibration.json").read_text())
+    assert [problem["code"] for problem in document["verdict"]["problems"]] == ["resolution"]
+    assert document["focus"]["sweep"]["best"] == document["focus"]["lens_position"] == lens.lens_position
+    assert len(lens.moves) >= 3 and document["focus"]["soft_zones"] == []
+
+
+def test_a_large_mat_asks_for_larger_stickers() -> None:
+    from companion.markers.sizing import choose_sticker_mm
+
+    large = load_layout(Path(__file__).resolve().parents[2] / "calibration/layouts/mandala-playmat-90x60.json")
+    small_stickers = dataclasses.replace(large, sticker_mm=16.0)
+    image = render_table(small_stickers, [], SceneOptions(resolution=(4608, 2592), fill=0.9)).image
+    calibration, _ = calibrate(image, small_stickers, "picamera2 0")
+    problem = next(p for p in calibration.problems if p.code == "too-few-pixels")
+    assert calibration.sticker_mm_needed == 24.0 and "print 24 mm stickers" in problem.fix
+    assert problem.short == "Print 24 mm stickers"
+    chosen = choose_sticker_mm(large.size_mm, large.card_mm, "standard", (4608, 2592))
+    assert chosen is not None and chosen.sticker_mm == large.sticker_mm == 24.0
+
+
+def test_the_system_state_folder_is_never_made_off_the_service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """As root or a user, without --state-dir: /var/lib/... is the service's to make (with its owner and mode)."""
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    folder = Path("/var/lib/mandala-companion-never-made")
+    config = tmp_path / "config.toml"
+    config.write_text(f'state_dir = "{folder}"\n[display]\ndisplay = "none"\n')
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), np.full((40, 40, 3), 200, np.uint8))
+    assert main(["calibrate", "--config", str(config), "--image", str(image)]) == 2
+    err = capsys.readouterr().err
+    assert f"state folder {folder} does not exist" in err and "--state-dir" in err and err.count("\n") == 1
+    assert not folder.exists()

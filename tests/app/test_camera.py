@@ -23,7 +23,7 @@ from companion.app.camera import (
     v4l2_device,
 )
 from companion.app.config import CameraSettings
-from companion.errors import CameraLost, DeviceError, FrameError
+from companion.errors import CameraLost, DeviceError
 
 
 def shade(index: int) -> np.ndarray:
@@ -61,12 +61,17 @@ def test_start_frame_skips_and_keeps_input_indices(frames: Path) -> None:
         assert values(camera) == [3, 4]
 
 
-def test_video_file(tmp_path: Path) -> None:
-    path = tmp_path / "game.avi"
+def a_video(path: Path, frames: int) -> Path:
+    """An MJPG video of ``frames`` shaded frames (each frame's pixel value tells its index)."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (32, 24))
-    for index in range(6):
+    for index in range(frames):
         writer.write(shade(index))
     writer.release()
+    return path
+
+
+def test_video_file(tmp_path: Path) -> None:
+    path = a_video(tmp_path / "game.avi", 6)
     with FileSource(path, start_frame=2) as camera:
         frame = camera.read()
         assert frame is not None and frame.index == 2 and frame.image.shape == (24, 32, 3)
@@ -94,13 +99,36 @@ def test_missing_empty_and_unreadable_inputs(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(DeviceError, match="empty: no frames here"):
         FileSource(tmp_path / "empty").open()
-    (tmp_path / "bad").mkdir()
-    (tmp_path / "bad" / "0.png").write_bytes(b"not a png")
-    with FileSource(tmp_path / "bad") as camera, pytest.raises(FrameError, match=r"0\.png: not an image"):
-        camera.read()
     (tmp_path / "movie.avi").write_bytes(b"not a video")
     with pytest.raises(DeviceError, match="not a video"):
         FileSource(tmp_path / "movie.avi").open()
+
+
+def test_unreadable_frames_are_skipped_and_counted(frames: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # A camera drops a frame now and then; a bad file in a folder of frames is such a frame, not the end.
+    (frames / "frame-0001.png").write_bytes(b"")                   # empty
+    (frames / "frame-0003.png").write_bytes(b"\x89PNG\r\n\x1a\n")   # cut short after the signature
+    import os
+
+    os.mkfifo(frames / "frame-0005.png")                         # a FIFO would block a reader forever
+    with FileSource(frames) as camera:
+        assert values(camera) == [0, 2, 4]
+        assert camera.skipped == 3
+    assert "frame 1 skipped (1 so far)" in caplog.text and "frame-0005.png: not a regular file" in caplog.text
+
+
+def test_a_damaged_video_frame_is_skipped_not_the_end(tmp_path: Path) -> None:
+    path = a_video(tmp_path / "game.avi", 12)
+    data = bytearray(path.read_bytes())
+    start = -1
+    for _ in range(6):                                           # the JPEG of frame 5
+        start = data.find(b"\xff\xd8\xff", start + 1)
+    data[start:start + 200] = bytes(200)
+    path.write_bytes(bytes(data))
+    with FileSource(path) as camera:
+        seen = [frame.index for frame in iter(camera.read, None)]
+    assert seen[:5] == [0, 1, 2, 3, 4] and seen[-1] == 11 and 5 not in seen
+    assert camera.skipped == 12 - len(seen)
 
 
 class FakeClock:
@@ -238,6 +266,9 @@ class FakePicamera2:
         self.camera_controls = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 32.0, 1.0)}
         self.calls: list[tuple[str, Any]] = []
         self.frames = 1
+        self.autofocus: bool | None = True
+        """What the sweep ends with: True focused, False failed, None never finishes."""
+        self.lens = 1.7
         FakePicamera2.instances.append(self)
 
     def create_video_configuration(self, **kwargs: Any) -> dict[str, Any]:
@@ -252,19 +283,32 @@ class FakePicamera2:
     def set_controls(self, controls: dict[str, Any]) -> None:
         self.calls.append(("controls", controls))
 
-    def autofocus_cycle(self) -> bool:
+    def autofocus_cycle(self, wait: bool | None = None) -> str:
+        assert wait is False  # dispatched, then waited for with a time limit
         self.calls.append(("autofocus", None))
-        return True
+        return "autofocus-job"
+
+    def capture_metadata(self) -> dict[str, Any]:
+        self.calls.append(("metadata", None))
+        return {"LensPosition": self.lens, "AfState": 2}
 
     def capture_array(self, name: str, wait: bool) -> str:
         assert (name, wait) == ("main", False)
         return "job"
 
-    def wait(self, job: str, timeout: float) -> np.ndarray:
+    def wait(self, job: str, timeout: float) -> Any:
+        if job == "autofocus-job":
+            self.calls.append(("wait-autofocus", timeout))
+            if self.autofocus is None:
+                raise TimeoutError("Timed out waiting for result")
+            return self.autofocus
         if self.frames <= 0:
             raise TimeoutError("no frame")
         self.frames -= 1
         return np.zeros((2592, 4608, 3), dtype=np.uint8)
+
+    def cancel_all_and_flush(self) -> None:
+        self.calls.append(("cancel", None))
 
     def close(self) -> None:
         self.calls.append(("close", None))
@@ -293,8 +337,47 @@ def test_picamera2_full_resolution_one_autofocus_then_held(fake_picamera2: types
     config = fake.calls[0][1]
     assert config["main"] == {"size": (4608, 2592), "format": "RGB888"}
     assert config["queue"] is False and config["controls"]["FrameDurationLimits"] == (100000, 100000)
-    assert [name for name, _ in fake.calls] == ["configure", "start", "controls", "autofocus", "controls", "close"]
-    assert fake.calls[4][1] == {"AfMode": "Manual"}
+    assert [name for name, _ in fake.calls] == ["configure", "start", "autofocus", "wait-autofocus", "metadata",
+                                                "controls", "cancel", "close"]  # cancel: the read that timed out
+    assert fake.calls[3][1] == 5.0  # the sweep has a time limit
+    assert fake.calls[5][1] == {"AfMode": "Manual", "LensPosition": 1.7}  # held where the sweep ended
+    assert (camera.lens_position, camera.focused) == (1.7, True)
+
+
+def test_an_autofocus_that_never_ends_is_stopped_and_the_lens_held(fake_picamera2: types.ModuleType,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    original = FakePicamera2.__init__
+
+    def hanging(self: FakePicamera2, number: int) -> None:
+        original(self, number)
+        self.autofocus = None
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(FakePicamera2, "__init__", hanging)
+        with Picamera2Source(focus="auto", autofocus_timeout_s=0.5) as camera:
+            pass
+    fake = FakePicamera2.instances[0]
+    assert ("wait-autofocus", 0.5) in fake.calls
+    assert ("cancel", None) in fake.calls and ("controls", {"AfMode": "Manual"}) in fake.calls  # ends the sweep
+    assert camera.focused is False and camera.lens_position == 1.7
+    assert "autofocus did not finish in 0.5 s" in caplog.text
+
+
+def test_a_saved_lens_position_is_set_without_a_sweep(fake_picamera2: types.ModuleType) -> None:
+    with Picamera2Source(focus="auto", lens_position=1.62) as camera:
+        pass
+    calls = FakePicamera2.instances[0].calls
+    assert ("controls", {"AfMode": "Manual", "LensPosition": 1.62}) in calls
+    assert not any(name == "autofocus" for name, _ in calls) and camera.lens_position == 1.62
+
+
+def test_a_picamera2_too_old_for_timed_reads_is_refused_naming_the_version(
+        fake_picamera2: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import metadata
+
+    monkeypatch.setattr(metadata, "version", lambda name: "0.3.12")
+    with pytest.raises(DeviceError, match=r"picamera2 0\.3\.12 is too old: 0\.3\.17 or later .*only-upgrade"):
+        Picamera2Source().open()
 
 
 def test_picamera2_manual_lens_position(fake_picamera2: types.ModuleType) -> None:
@@ -314,3 +397,35 @@ def test_factory_follows_the_configuration(frames: Path) -> None:
     assert isinstance(make_camera(CameraSettings(source="v4l2", device="0")), V4L2Source)
     camera = make_camera(CameraSettings(source="picamera2", device="1", focus=2.0))
     assert isinstance(camera, Picamera2Source) and (camera.camera_number, camera.focus) == (1, 2.0)
+
+
+def test_exposure_kept_short_where_the_camera_allows(fake_picamera2: types.ModuleType,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    libcamera = sys.modules["libcamera"]
+    monkeypatch.setattr(libcamera.controls, "AeExposureModeEnum",  # type: ignore[attr-defined]
+                        types.SimpleNamespace(Short="Short", Normal="Normal", Long="Long"), raising=False)
+    original = FakePicamera2.__init__
+
+    def with_exposure(self: FakePicamera2, number: int) -> None:
+        original(self, number)
+        self.camera_controls["AeExposureMode"] = (0, 3, 0)
+
+    monkeypatch.setattr(FakePicamera2, "__init__", with_exposure)
+    with Picamera2Source(focus=1.6):
+        pass
+    with Picamera2Source(focus=1.6, exposure="normal"):
+        pass
+    first, second = (camera.calls[0][1]["controls"] for camera in FakePicamera2.instances)
+    assert first["AeExposureMode"] == "Short" and second["AeExposureMode"] == "Normal"
+    assert make_camera(CameraSettings(exposure="long")).exposure == "long"  # type: ignore[attr-defined]
+
+
+def test_the_lens_can_be_moved_for_the_focus_sweep(fake_picamera2: types.ModuleType) -> None:
+    with Picamera2Source(focus=1.6) as camera:
+        assert camera.lens_range() == (0.0, 32.0)
+        camera.move_lens(1.7)  # the fake reports 1.7 at once
+        assert camera.lens_position == 1.7
+    calls = FakePicamera2.instances[0].calls
+    assert ("controls", {"AfMode": "Manual", "LensPosition": 1.7}) in calls
+    assert calls.count(("metadata", None)) == 1  # it is there: no more waiting
+    assert Picamera2Source().lens_range() is None  # not open

@@ -64,6 +64,8 @@ device = 0
 resolution = [1920, 1080]
 fps = 5
 focus = 1.6
+lens = "wide"
+exposure = "normal"
 [display]
 display = "sh1106"
 i2c_address = "0x3D"
@@ -75,15 +77,17 @@ settle_s = 0.5
 first_player = "p2"
 [vision]
 decoder = "pyzbar"
+calibration = "/tmp/cal.json"
 [logging]
 level = "DEBUG"
 """)
     config = load_config(path, environ={"STATE_DIRECTORY": "/ignored"})
-    assert config.camera == cfg.CameraSettings("v4l2", "0", (1920, 1080), 5.0, 1.6, 0)
+    assert config.camera == cfg.CameraSettings("v4l2", "0", (1920, 1080), 5.0, 1.6, 0, "wide", "normal")
     assert (config.display.display, config.display.i2c_address) == ("sh1106", 0x3D)
     assert config.buttons.a == 5 and config.buttons.timing.long_s == 0.8
     assert config.tracker == cfg.TrackerSettings(0.5, "p2")
     assert config.vision.decoder == "pyzbar" and config.logging.level == "debug"
+    assert config.vision.calibration == Path("/tmp/cal.json")
     assert config.state_dir == Path("/tmp/games") and config.origin == path
 
 
@@ -112,7 +116,7 @@ def test_decoder_names_match_the_vision_package() -> None:
     ("camera = 3", "camera: must be a [camera] table"),
     ("[camera]\nsource = \"usb\"", "camera.source: 'usb' is not one of picamera2, v4l2, path"),
     ("[camera]\nfps = \"fast\"", "camera.fps: must be a number"),
-    ("[camera]\nfps = -1", "camera.fps: must be between 0 and 240"),
+    ("[camera]\nfps = -1", "camera.fps: must be 0 or between 0.1 and 240"),
     ("[camera]\nresolution = [1920]", "camera.resolution: must be [width, height]"),
     ("[camera]\nfocus = \"near\"", "camera.focus: must be \"auto\" or a lens position"),
     ("[camera]\nstart_frame = 1.5", "camera.start_frame: must be a whole number"),
@@ -125,6 +129,9 @@ def test_decoder_names_match_the_vision_package() -> None:
     ("[tracker]\nfirst_player = \"p3\"", "tracker.first_player: 'p3' is not one of p1, p2"),
     ("[tracker]\nsettle_s = true", "tracker.settle_s: must be a number"),
     ("[vision]\ndecoder = \"opencv\"", "vision.decoder: 'opencv' is not one of zxing"),
+    ("[vision]\ncalibration = 3", "vision.calibration: must be a file path"),
+    ("[camera]\nlens = \"fisheye\"", "camera.lens: 'fisheye' is not one of standard, wide"),
+    ("[camera]\nexposure = \"sport\"", "camera.exposure: 'sport' is not one of short, normal, long"),
     ("[logging]\nlevel = \"loud\"", "logging.level: 'loud' is not one of"),
     ("[layout]\npath = 3", "layout.path: must be a file path"),
     ("state_dir = \"\"", "state_dir: must be a folder path"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -40,10 +41,50 @@ def test_here_without_hardware_every_problem_has_a_fix(tmp_path: Path, capsys: p
     status = main(["doctor", "--no-input", "--config", str(config_file(tmp_path, ""))])
     out = capsys.readouterr().out
     assert status == 1
-    assert "FAIL  camera    picamera2 cannot be imported" in out
-    assert "fix: sudo apt install -y --no-install-recommends python3-picamera2" in out
-    assert "--system-site-packages" in out
+    assert "FAIL  camera    source picamera2 is the Raspberry Pi camera; this is no Pi" in out
+    assert "python3-picamera2" not in out  # no such package off Raspberry Pi OS
     assert out.rstrip().endswith("fix them with the commands above")
+
+
+def pretend_pi_model(tmp_path: Path) -> Path:
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    return model
+
+
+def test_on_a_pi_without_picamera2_the_fix_is_the_apt_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    machine = Machine(dev=pretend_pi(tmp_path), model=pretend_pi_model(tmp_path))
+    found = doctor.check_camera(parse_config({}), machine)
+    assert found[0].message.startswith("picamera2 cannot be imported")
+    assert found[0].fix.startswith("sudo apt install -y --no-install-recommends python3-picamera2")
+    assert "--system-site-packages" in found[0].fix
+
+
+def test_off_a_pi_the_advice_fits_a_laptop(tmp_path: Path) -> None:
+    """A Debian laptop: no Pi packages, no GPIO groups, no service user to chown to, the terminal's keys."""
+    laptop = Machine(dev=tmp_path, model=tmp_path / "no-model", service_state=lambda: "inactive",
+                     unit_file=tmp_path / "no-unit")
+    [service] = doctor.check_service(laptop)
+    assert service.status == "ok" and "not installed" in service.message and "by hand" in service.message
+    terminal = parse_config({"display": {"display": "terminal"}})
+    assert doctor.check_buttons(terminal, laptop)[0].status == "ok"
+    [buttons] = doctor.check_buttons(parse_config({}), laptop)
+    assert 'display = "terminal"' in buttons.fix
+    [groups] = doctor.check_groups(replace(laptop, user="nobody"), parse_config({}))
+    assert groups.status == "ok" and "no device groups" in groups.message
+    webcam = doctor.check_camera(parse_config({"camera": {"source": "v4l2"}}), laptop)
+    assert webcam[0].status == "fail" and "v4l2-ctl" in webcam[0].fix
+    missing = doctor.check_state_dir(parse_config({"state_dir": str(tmp_path / "none")}))
+    if not doctor._user_exists(doctor.SERVICE_USER):
+        assert "--state-dir" in missing[0].fix and "install -d" not in missing[0].fix
+
+
+def test_a_pi_without_the_service_is_told_to_install_it(tmp_path: Path) -> None:
+    pi = Machine(dev=pretend_pi(tmp_path), model=pretend_pi_model(tmp_path), service_state=lambda: "inactive",
+                 unit_file=tmp_path / "no-unit")
+    [service] = doctor.check_service(pi)
+    assert service.status == "warn" and service.fix == "sudo hardware/install.sh"
 
 
 def test_a_pretend_pi_with_everything_in_place_is_all_good(tmp_path: Path) -> None:
@@ -98,7 +139,12 @@ def test_groups_fix_names_the_user(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pwd, "getpwnam", lambda name: user)
     monkeypatch.setattr(grp, "getgrall", lambda: [grp.struct_group(("video", "x", 44, ["player"]))])
     monkeypatch.setattr(grp, "getgrgid", lambda gid: grp.struct_group(("player", "x", 1000, [])))
-    [finding] = doctor.check_groups(Machine(user="player"))
+    model = Path(__file__).parent / "pi-model"
+    try:
+        model.write_bytes(b"Raspberry Pi 4 Model B\0")
+        [finding] = doctor.check_groups(Machine(user="player", model=model))
+    finally:
+        model.unlink()
     assert finding.status == "fail" and "not in i2c, gpio" in finding.message
     assert finding.fix.endswith("sudo usermod -aG i2c,gpio player")
 
@@ -163,3 +209,41 @@ def test_the_journal_is_summarised(tmp_path: Path) -> None:
 
 def test_press_test_is_skipped_unless_the_person_says_yes() -> None:
     assert doctor.press_test(parse_config({}), ask=lambda prompt: "") == []
+
+
+def test_on_a_fresh_trixie_pi_the_advice_fits_it(tmp_path: Path) -> None:
+    """Just installed: I2C switched on but not loaded until a reboot, the service running, Trixie names."""
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    release = tmp_path / "os-release"
+    release.write_text('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nVERSION_CODENAME=trixie\n')
+    boot = tmp_path / "config.txt"
+    boot.write_text("[all]\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n")
+    machine = Machine(dev=tmp_path, model=model, os_release=release, boot_config=boot,
+                      service_state=lambda: "active")
+    assert doctor.check_system(machine)[0].message == "Raspberry Pi 5 Model B Rev 1.0, Raspberry Pi OS trixie"
+    assert doctor.check_service(machine) == [doctor.ok("service", "mandala-companion.service is active")]
+    [display] = doctor.check_display(parse_config({}), machine)
+    assert "switched on" in display.message and display.fix.startswith("sudo reboot")
+    failed = Machine(service_state=lambda: "failed")
+    [service] = doctor.check_service(failed)
+    assert service.status == "fail" and "journalctl -u mandala-companion.service" in service.fix
+    assert doctor.check_service(Machine(service_state=lambda: "")) == []  # no systemd: nothing to say
+
+
+def test_the_pyzbar_fix_names_the_release_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def no_pyzbar(name: str, package: str | None = None) -> object:
+        if name.startswith("pyzbar"):
+            raise ImportError("Unable to find zbar shared library")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", no_pyzbar)
+    release = tmp_path / "os-release"
+    release.write_text("VERSION_CODENAME=trixie\n")
+    findings = doctor.check_decoders(parse_config({}), Machine(os_release=release))
+    assert [f.fix for f in findings if f.area == "decoder" and "pyzbar" in f.message] == [
+        "sudo apt install -y libzbar0t64"]

@@ -36,7 +36,7 @@ def fresh_paths(tmp_path: Path) -> dict[str, Path]:
     boot = tmp_path / "config.txt"
     boot.write_text("dtparam=audio=on\n")
     return {"PREFIX": tmp_path / "opt", "ETC_DIR": tmp_path / "etc", "UNIT_DIR": tmp_path / "units",
-            "BOOT_CONFIG": boot, "POLKIT_DIR": tmp_path / "polkit"}
+            "BOOT_CONFIG": boot, "POLKIT_DIR": tmp_path / "polkit", "BIN_DIR": tmp_path / "bin"}
 
 
 def test_dry_run_on_a_fresh_machine_prints_every_step_and_changes_nothing(tmp_path: Path) -> None:
@@ -55,7 +55,8 @@ def test_dry_run_on_a_fresh_machine_prints_every_step_and_changes_nothing(tmp_pa
         f"install -D -m 0644 {POLKIT_RULE} {paths['POLKIT_DIR']}/{POLKIT_RULE.name}",
         "systemctl enable mandala-companion.service",
         "systemctl restart mandala-companion.service",
-        "companion doctor --config",
+        f"ln -sfn {prefix}/.venv/bin/companion {paths['BIN_DIR']}/companion",
+        "companion doctor --no-input --config",
     ]
     for command in expected:
         assert any(line.startswith("+ ") and command in line for line in out.splitlines()), command
@@ -83,11 +84,33 @@ def test_dry_run_says_ok_for_what_is_already_done(tmp_path: Path) -> None:
     assert not any("install -m 0644" in line or "rsync -a" in line or "baudrate" in line for line in changes)
 
 
-def test_apt_step_names_the_pi_packages() -> None:
+def test_apt_step_names_the_pi_packages_with_their_trixie_t64_names() -> None:
     text = INSTALL.read_text()
-    for package in ("python3-picamera2", "libzbar0", "i2c-tools", "python3-venv", "libgl1", "polkitd",
-                    "--no-install-recommends"):
+    for package in ("python3-picamera2", "libzbar0|libzbar0t64", "i2c-tools", "python3-venv", "libgl1", "polkitd",
+                    "libglib2.0-0|libglib2.0-0t64", "--no-install-recommends"):
         assert package in text
+    assert "PICAMERA2_MIN=0.3.17" in text and "--only-upgrade" in text
+
+
+def test_a_failing_step_is_reported_and_the_rest_still_runs(tmp_path: Path) -> None:
+    """No `set -e`: a step that fails says so, the later ones run, and the summary names it (exit 1)."""
+    paths = fresh_paths(tmp_path)
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    for name, body in (("id", 'echo 0'), ("apt-get", 'echo "E: network down" >&2; exit 100'),
+                       ("dpkg-query", "exit 1"), ("systemctl", "exit 0"), ("raspi-config", "exit 0"),
+                       ("getent", "exit 0"), ("runuser", "exit 0"), ("useradd", "exit 0"), ("usermod", "exit 0"),
+                       ("groupadd", "exit 0"), ("rsync", "exit 0"), ("timeout", "exit 0"), ("python3", "exit 0")):
+        (stubs / name).write_text(f"#!/bin/sh\n{body}\n")
+        (stubs / name).chmod(0o755)
+    env = {**os.environ, **{key: str(value) for key, value in paths.items()},
+           "PATH": f"{stubs}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", str(INSTALL), "--no-start"], capture_output=True, text=True, env=env, timeout=120)
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "PROBLEM: apt-get update failed" in out
+    assert f"install -m 0644 {ROOT}/systemd/mandala-companion.service" in out  # later steps still ran
+    assert re.search(r"PROBLEM: \d step\(s\) failed: install_packages camera_stack", out), out
 
 
 def test_the_polkit_rule_lets_only_the_service_user_power_off() -> None:
@@ -97,8 +120,15 @@ def test_the_polkit_rule_lets_only_the_service_user_power_off() -> None:
     unit_user = re.search(r"^User=(\S+)$", (ROOT / "systemd" / "mandala-companion.service").read_text(), re.MULTILINE)
     assert user and unit_user and user[1] == unit_user[1]
     assert f'subject.user == "{user[1]}"' in rule
-    actions = set(re.findall(r'action\.id == "([^"]+)"', rule))
-    assert actions == {"org.freedesktop.login1.power-off", "org.freedesktop.login1.power-off-multiple-sessions"}
+    rules = rule.split("polkit.addRule")[1:]
+    assert len(rules) == 2
+    power, units = rules
+    assert set(re.findall(r'action\.id == "([^"]+)"', power)) == {
+        "org.freedesktop.login1.power-off", "org.freedesktop.login1.power-off-multiple-sessions"}
+    # The admin group may stop, start and restart this one unit (calibrate pauses the service), nothing more.
+    assert set(re.findall(r'action\.id == "([^"]+)"', units)) == {"org.freedesktop.systemd1.manage-units"}
+    assert 'action.lookup("unit") == "mandala-companion.service"' in units
+    assert '["start", "stop", "restart"]' in units and 'subject.isInGroup("mandala-companion")' in units
     if shutil.which("node"):  # polkit rules are JavaScript; a syntax error would silently disable the rule
         parse = "new Function(require('fs').readFileSync(process.argv[1], 'utf8'))"  # parses, runs nothing
         done = subprocess.run(["node", "-e", parse, str(POLKIT_RULE)], capture_output=True, text=True, timeout=60)

@@ -1,7 +1,8 @@
-"""The service unit: what it promises, and ``systemd-analyze verify`` on it."""
+"""The service unit: what it promises, ``systemd-analyze verify`` on it, and its exposure rating."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -33,9 +34,53 @@ def test_the_unit_promises_what_issue_6_asks() -> None:
     assert set(unit["SupplementaryGroups"][0].split()) == {"video", "i2c", "gpio"}
     assert unit["StateDirectory"] == ["mandala-companion"] == unit["ConfigurationDirectory"]
     assert unit["WorkingDirectory"] == ["/var/lib/mandala-companion"]  # writable: lgpio's FIFOs
+
+
+
+# The device rules: every node the companion opens, through the group that owns it on Raspberry Pi OS
+# (udev rules of raspberrypi-sys-mods and systemd), and nothing else.
+DEVICES = {
+    # /proc/devices name: (nodes, the group that may open them, who opens them)
+    "char-i2c": ("/dev/i2c-*", "i2c", "the OLED (luma.core, smbus2)"),
+    "char-gpiochip": ("/dev/gpiochip*", "gpio", "the buttons, buzzer and LED (gpiozero on lgpio)"),
+    "char-video4linux": ("/dev/video*", "video", "the CSI camera's ISP nodes (libcamera), USB webcams"),
+    "char-media": ("/dev/media*", "video", "libcamera's media controller"),
+    "char-dma_heap": ("/dev/dma_heap/*", "video", "libcamera's frame buffers"),
+}
+
+
+def test_the_devices_are_reachable_and_only_they() -> None:
+    unit = settings()
     assert unit["DevicePolicy"] == ["closed"] and "PrivateDevices" not in unit
-    allowed = {value.split()[0] for value in unit["DeviceAllow"]}
-    assert {"char-i2c", "char-gpiochip", "char-video4linux", "char-media", "char-dma_heap"} <= allowed
+    rules = dict(value.split() for value in unit["DeviceAllow"])
+    assert rules == dict.fromkeys(DEVICES, "rw")
+    # A device the rules allow is of use only with its group (DevicePolicy is the second lock, not the first).
+    assert {group for _, group, _ in DEVICES.values()} == set(unit["SupplementaryGroups"][0].split())
+    # No node a Pi 5 lacks (it has no /dev/vchiq; libcamera does not use it on any Pi).
+    assert not any(name.startswith("/dev/") for name in rules)
+    # Writable only where the journal lives (lgpio's FIFOs go there too).
+    assert unit["ProtectSystem"] == ["strict"] and "ReadWritePaths" not in unit
+
+
+def test_no_network_now_and_a_drop_in_can_grant_it() -> None:
+    unit = settings()
+    assert unit["IPAddressDeny"] == ["any"] and unit["RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK"]
+    # No network namespace: containers that cannot make one would fail the start (225/NETWORK).
+    assert "PrivateNetwork" not in unit
+    drop_in = web_drop_in()
+    assert drop_in.splitlines() == ["[Service]", "IPAddressDeny=", "RestrictAddressFamilies=AF_INET AF_INET6"]
+
+
+def web_drop_in() -> str:
+    """The drop-in the unit's comment shows for a feature that needs the network (the web view)."""
+    text = UNIT.read_text()
+    block = text[text.index("web.conf:"):].splitlines()[1:]
+    lines = []
+    for line in block:
+        if not line.startswith("#   "):
+            break
+        lines.append(line.removeprefix("#   "))
+    return "\n".join(lines) + "\n"
 
 
 def verify_root(tmp_path: Path, with_binary: bool = True) -> Path:
@@ -82,3 +127,34 @@ def test_verify_would_catch_a_broken_unit(tmp_path: Path) -> None:
     done = verify(root)
     assert "Unknown key 'WatchdgSec'" in done.stderr
     assert "is not executable" in done.stderr and done.returncode != 0
+
+
+needs_offline_security = pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None
+    or "--offline" not in subprocess.run(["systemd-analyze", "--help"], capture_output=True, text=True).stdout,
+    reason="systemd-analyze security --offline needs systemd 250 or later")
+
+
+def exposure(unit: Path) -> float:
+    done = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+                          capture_output=True, text=True, timeout=60)
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
+    assert match, done.stdout + done.stderr
+    return float(match.group(1))
+
+
+@needs_offline_security
+def test_exposure_is_at_most_2() -> None:
+    assert exposure(UNIT) <= 2.0
+
+
+@needs_offline_security
+def test_with_the_network_granted_by_a_drop_in_exposure_stays_at_most_2(tmp_path: Path) -> None:
+    # systemd-analyze --offline reads one file: merge the drop-in's lines into a copy of the unit.
+    merged = UNIT.read_text().replace("IPAddressDeny=any\n", "")
+    merged = merged.replace("RestrictAddressFamilies=AF_UNIX AF_NETLINK\n", "")
+    granted = [line for line in web_drop_in().splitlines()[1:] if not line.endswith("=")]
+    unit = tmp_path / UNIT.name
+    unit.write_text(merged.replace("[Install]", "\n".join(
+        [*granted, "RestrictAddressFamilies=AF_UNIX AF_NETLINK"]) + "\n\n[Install]"))
+    assert 1.0 <= exposure(unit) <= 2.0

@@ -6,11 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # a whole game at 4608x2592: about a minute
 def test_the_demo_plays_a_whole_game_and_ends_with_the_final_scores(tmp_path: Path) -> None:
     gif = tmp_path / "oled.gif"
     # --fast: the shortest of 200 games (36 moves, 540 frames at 4608x2592), through vision,

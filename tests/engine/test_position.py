@@ -56,7 +56,7 @@ def test_without_a_deck_size_the_rest_is_the_deck() -> None:
 
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"discard": cards("R01")}, "R01 cannot lie in two places (discard pile and m1 mountain)"),
+    ({"discard": cards("R01")}, "R01 cannot lie in two places (discard and m1.mountain)"),
     ({"rivers": (cards("K01", "K02"), ())}, "p1's river K01 K02 must hold at most 6 cards of different colors"),
     ({"hands": (9, 6)}, "p1 hand: 9 cards is not a count from 0 to 8"),
     ({"deck": 90}, "the position holds more than 108 cards"),
@@ -90,14 +90,14 @@ def test_a_record_with_a_position_header_and_a_resync_line_replays() -> None:
              json.dumps(Resync(later.text()).to_json())]
     game, verdicts = replay(read_record(lines))
     assert all(v.violation is None for v in verdicts) and game == later
-    assert read_record(record_lines(game, table=True)).start() == start
+    assert read_record(record_lines(game, table=True)).new_game() == start
 
 
 def test_a_dealt_game_keeps_its_setup_header() -> None:
     game = play_random_game(random.Random(2))
     assert "setup" in record_header(game) and "position" not in record_header(game)
     table = table_record(game)
-    assert "setup" in record_header(table.start(), table=True)
+    assert "setup" in record_header(table.new_game(), table=True)
 
 
 @pytest.mark.parametrize(("header", "message"), [

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from companion.cli import main
 
 COMMITTED = Path(__file__).resolve().parents[2] / "hardware" / "markers"
 
 
+@pytest.mark.slow  # renders every page again
 def test_committed_marker_pages_are_current(tmp_path: Path) -> None:
     assert main(["markers", "--out", str(tmp_path)]) == 0
     made = sorted(p.name for p in tmp_path.glob("*.png"))

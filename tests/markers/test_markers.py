@@ -72,12 +72,15 @@ def test_stickers_sit_in_opposite_card_corners() -> None:
     assert sticker_offsets_mm((70, 70), 16) == ((-23.0, -23.0), (23.0, 23.0))
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_files_written(out_dir: Path) -> None:
     names = sorted(path.name for path in out_dir.iterdir())
-    assert names == ["fiducials.pdf", "fiducials.png", "guide.pdf", "guide.png",
+    assert names == ["calibration-sheet.pdf", "calibration-sheet.png", "fiducials.pdf", "fiducials.png",
+                     "guide.pdf", "guide.png",
                      "stickers-1.png", "stickers-2.png", "stickers-3.png", "stickers-4.png", "stickers.pdf"]
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_pngs_are_a4_at_600_dpi(out_dir: Path) -> None:
     for path in out_dir.glob("*.png"):
         image = Image.open(path)
@@ -85,8 +88,9 @@ def test_pngs_are_a4_at_600_dpi(out_dir: Path) -> None:
         assert image.size == (round(A4_MM[0] * PX_PER_MM), round(A4_MM[1] * PX_PER_MM))
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_pdfs_are_a4_pages(out_dir: Path) -> None:
-    for name, pages in (("stickers", 4), ("fiducials", 1), ("guide", 1)):
+    for name, pages in (("stickers", 4), ("fiducials", 1), ("guide", 1), ("calibration-sheet", 1)):
         data = (out_dir / f"{name}.pdf").read_bytes()
         boxes = re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", data)
         assert len(boxes) == pages
@@ -96,6 +100,7 @@ def test_pdfs_are_a4_pages(out_dir: Path) -> None:
             assert float(height) / POINTS_PER_MM == pytest.approx(A4_MM[1], abs=0.05)
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_every_sticker_decodes_with_exact_module_pitch(out_dir: Path, layout: Layout) -> None:
     pages = [_grey(out_dir / f"stickers-{n}.png") for n in (1, 2, 3, 4)]
     expected_pitch = layout.sticker_mm / 29 * PX_PER_MM  # 29 modules with the quiet zone
@@ -116,6 +121,7 @@ def test_every_sticker_decodes_with_exact_module_pitch(out_dir: Path, layout: La
     assert sorted(read) == sorted(CARD_IDS * 2)  # two stickers for every card
 
 
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_fiducials_at_layout_size(out_dir: Path, layout: Layout) -> None:
     page = _grey(out_dir / "fiducials.png")
     small = cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
@@ -131,3 +137,49 @@ def test_fiducials_at_layout_size(out_dir: Path, layout: Layout) -> None:
 
 def test_bad_dpi_is_refused(tmp_path: Path) -> None:
     assert markers_cmds.run(argparse.Namespace(out=tmp_path, layout=None, dpi=20)) == 2
+
+
+def test_the_calibration_sheet_is_found_whole(out_dir: Path) -> None:
+    from companion.vision.sheet import SHEET_SQUARE_MM, SHEET_SQUARES, find_sheet
+
+    page = cv2.cvtColor(_grey(out_dir / "calibration-sheet.png"), cv2.COLOR_GRAY2BGR)
+    small = cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)  # 5.9 px per mm, as a camera
+    view = find_sheet(small)
+    assert view is not None and len(view) == (SHEET_SQUARES[0] - 1) * (SHEET_SQUARES[1] - 1)
+    # True size: neighbouring corners one square apart on the paper.
+    pitch = np.median(np.linalg.norm(np.diff(view.image_px[: SHEET_SQUARES[0] - 1], axis=0), axis=1))
+    assert pitch / (PX_PER_MM * 0.25) == pytest.approx(SHEET_SQUARE_MM, abs=0.2)
+
+
+def _markers(tmp_path: Path, *extra: str) -> int:
+    from companion.cli import main
+
+    return main(["markers", "--out", str(tmp_path), "--dpi", "150", *extra])
+
+
+LARGE_MAT = Path(__file__).resolve().parents[2] / "calibration/layouts/mandala-playmat-90x60.json"
+
+
+def test_sticker_size_for_the_mat_and_camera(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _markers(tmp_path / "big", "--sticker-mm", "24") == 0
+    written = load_layout(tmp_path / "big" / "layout.json")
+    assert written.sticker_mm == 24.0 and written.zones == load_layout().zones
+    assert "24 mm stickers: 4.88 px per QR module" in capsys.readouterr().err
+    assert _markers(tmp_path / "auto", "--layout", str(LARGE_MAT), "--sticker-mm", "auto") == 0
+    assert "24 mm stickers: 3.25 px per QR module" in capsys.readouterr().err
+    assert not (tmp_path / "auto" / "layout.json").exists()  # the layout's own size
+    assert _markers(tmp_path / "wide", "--layout", str(LARGE_MAT), "--sticker-mm", "auto", "--lens", "wide") == 0
+    assert load_layout(tmp_path / "wide" / "layout.json").sticker_mm == 28.0
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    (("--sticker-mm", "40"), "two 40 mm stickers do not fit on a 70x70 mm card"),
+    (("--sticker-mm", "big"), "--sticker-mm 'big': a size in mm"),
+    (("--layout", str(LARGE_MAT), "--sticker-mm", "auto", "--resolution", "2304x1296"), "no sticker that fits"),
+    (("--resolution", "huge"), "expected WIDTHxHEIGHT"),
+])
+def test_sticker_sizes_that_cannot_be_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   extra: tuple[str, ...], said: str) -> None:
+    assert _markers(tmp_path, *extra) == 2
+    error = capsys.readouterr().err
+    assert said in error and error.count("\n") == 1

@@ -40,3 +40,12 @@ def test_tidy_players_leave_the_fiducials_uncovered(layout: Layout, script: Game
         for card in shot.cards:
             outline = card.corners_mm(layout.card_mm)
             assert not any(polygons_overlap(outline, f.corners_mm()) for f in layout.fiducials), (card, shot.note)
+
+
+def test_each_event_is_dated_when_the_table_shows_it_done(script: GameScript) -> None:
+    done = script.event_done_s
+    assert len(done) == len(script.game.stack) and list(done) == sorted(done) and done[-1] < script.duration_s
+    starts = [0.0]
+    for shot in script.shots:
+        starts.append(starts[-1] + shot.seconds)
+    assert all(any(abs(at - start) < 1e-9 for start in starts) for at in done)  # at the start of a shot

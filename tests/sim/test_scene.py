@@ -245,6 +245,7 @@ def test_random_table_is_plausible_and_reproducible(layout: Layout) -> None:
     assert len(random_table(layout, np.random.default_rng(1), 108)) == 108
 
 
+@pytest.mark.slow
 def test_random_tables_keep_card_centres_off_zone_borders(layout: Layout) -> None:
     # Players lay cards inside zones: no card centre closer than 3 mm to a border.
     for seed in range(30):

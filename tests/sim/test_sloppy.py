@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from companion.engine import Game, Phase, parse_card, play_random_game
+from companion.engine import Game, Phase, card_name, parse_card, play_random_game
 from companion.sim.scene import scene_truth
 from companion.sim.script import GameScript, script_observations
 from companion.sim.sloppy import Habits, script_sloppy_game
@@ -140,3 +140,16 @@ def test_a_game_not_over_is_refused(layout: Layout) -> None:
     assert unfinished.phase is Phase.PLAY
     with pytest.raises(ValueError, match="finished"):
         script_sloppy_game(unfinished, layout)
+
+
+def test_each_event_is_dated_when_the_table_shows_it_done(game: Game, script: GameScript) -> None:
+    done = script.event_done_s
+    assert len(done) == len(game.stack) and list(done) == sorted(done) and done[-1] < script.duration_s
+    # A mountain play is on the mat from then on, with no hand over the table.
+    starts = [0.0]
+    for shot in script.shots:
+        starts.append(starts[-1] + shot.seconds)
+    for (event, _), at in zip(game.stack, done, strict=True):
+        if event.__class__.__name__ == "MountainPlay":
+            shot = script.shots[starts.index(at)]
+            assert shot.hand is None and card_name(event.cards[0]) in {c.card_id for c in shot.cards}

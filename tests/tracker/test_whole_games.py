@@ -23,6 +23,7 @@ FPS = 10.0
 SETTLE_S = 1.0
 
 
+@pytest.mark.slow  # three whole rendered games
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_whole_game_is_tracked_exactly(seed: int) -> None:
     layout = load_layout()

@@ -20,7 +20,9 @@ from companion.ui.buttons import (
     PressKind,
     PressTiming,
     Signals,
+    SignalTiming,
     command_for,
+    led_level,
 )
 from tests.ui.conftest import FakeClock
 
@@ -201,25 +203,40 @@ def test_keymap_depends_on_the_screen() -> None:
 # --- buzzer and LED ---
 
 
-def test_led_follows_open_warnings_and_buzzer_beeps_on_a_new_one(mock_factory: MockFactory) -> None:
-    signals = Signals(ButtonSettings(buzzer=18, led=23))
+def test_a_new_warning_beeps_once_and_flashes_the_led_which_then_stays_lit(mock_factory: MockFactory) -> None:
+    signals = Signals(ButtonSettings(buzzer=18, led=23), timing=SignalTiming(beep_s=0.1, blink_s=0.1, blinks=3))
+    led, buzzer = mock_factory.pin(23), mock_factory.pin(18)
     try:
-        signals.show(["color-rule"])
-        assert mock_factory.pin(23).state
-        beeped = Event()
-        for _ in range(100):
-            if any(state for _, state in mock_factory.pin(18).states):
-                beeped.set()
-                break
-            beeped.wait(0.01)
-        assert beeped.is_set()
-        signals.show([])
-        assert not mock_factory.pin(23).state
+        signals.show(["color-rule"], now=10.0)
+        assert led.state and buzzer.state  # the first flash, the beep
+        signals.tick(10.15)
+        assert not led.state and not buzzer.state  # between flashes; the beep is over
+        signals.tick(10.25)
+        assert led.state and not buzzer.state
+        signals.show(["color-rule"], now=11.0)  # the same warning still open: lit, no second beep
+        assert led.state and not buzzer.state
+        signals.show(["color-rule", "moved-card"], now=12.0)
+        assert buzzer.state
+        signals.show([], now=12.05)  # put right: dark at once
+        assert not led.state
+        signals.tick(12.2)
+        assert not buzzer.state
+        beeps = [after for (_, before), (_, after) in zip(buzzer.states, buzzer.states[1:], strict=False)
+                 if after and not before]
+        assert len(beeps) == 2
     finally:
         signals.close()
 
 
+def test_led_level_is_a_pure_function_of_the_clock() -> None:
+    timing = SignalTiming(blink_s=0.5, blinks=2)
+    assert [led_level(True, 0.0, t, timing) for t in (0.0, 0.6, 1.1, 1.6, 2.0, 9.0)] == [
+        True, False, True, False, True, True]
+    assert led_level(False, 0.0, 0.0, timing) is False
+    assert led_level(True, None, 5.0, timing) is True
+
+
 def test_signals_are_optional(mock_factory: MockFactory) -> None:
     signals = Signals(ButtonSettings())
-    signals.show(["x"])  # nothing fitted: nothing happens, nothing fails
+    signals.show(["x"], now=0.0)  # nothing fitted: nothing happens, nothing fails
     assert signals.led is None and signals.buzzer is None

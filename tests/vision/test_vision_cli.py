@@ -31,7 +31,7 @@ def table_png(tmp_path: Path, layout: Layout, render: Render) -> Path:
     return path
 
 
-def test_detect_json_is_the_interface_document(table_png: Path, layout_file: Path,
+def test_detect_json_is_the_interface_document(table_png: Path, layout_file: Path, layout: Layout,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["vision", "detect", str(table_png), "--layout", str(layout_file), "--json"])
     document = json.loads(capsys.readouterr().out)
@@ -40,6 +40,12 @@ def test_detect_json_is_the_interface_document(table_png: Path, layout_file: Pat
     assert document["board"]["fiducials"] == list(range(11))
     assert [(c["id"], c["zone"]) for c in document["cards"]] == [("K02", "discard"), ("R07", "m1.mountain")]
     assert all(len(c["center_mm"]) == 2 for c in document["cards"])
+    # The card's centre, and the two stickers it was read from, each 15 mm across it and down (32 mm stickers).
+    r07 = next(c for c in document["cards"] if c["id"] == "R07")
+    assert r07["center_mm"] == pytest.approx(list(layout.zone_center("m1.mountain")), abs=1.5)
+    assert len(r07["stickers_mm"]) == 2
+    for x, y in r07["stickers_mm"]:
+        assert abs(abs(x - r07["center_mm"][0]) - 15) < 1.5 and abs(abs(y - r07["center_mm"][1]) - 15) < 1.5
     assert document["foreign_codes"] == 1
     assert document["duplicates"] == []
 

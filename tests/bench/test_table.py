@@ -1,0 +1,38 @@
+"""``companion bench table``: per-style figures from per-game results (ideal camera: seconds, not minutes)."""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.bench import table
+from companion.bench.table import GameResult, Job
+
+SHORT = 153  # the shortest game of seeds 0-199: 36 moves
+
+
+def test_a_tidy_game_through_the_ideal_camera_is_judged_right() -> None:
+    result = table._play_one(Job("tidy", SHORT, 5.0, (4608, 2592), 1.0, ideal=True))
+    assert (result.style, result.seed) == ("tidy", SHORT)
+    assert result.final_right and result.winner_right and result.order_right
+    assert result.events == result.expected_events == 36
+    assert result.false_warnings == () and result.frames > 0
+
+
+def test_figures_are_given_per_style_and_per_game() -> None:
+    def result(style: str, seed: int, final_right: bool, false: tuple[str, ...]) -> GameResult:
+        return GameResult(style, seed, 30, 100, 1.0, final_right, final_right, final_right, false, 2, 1,
+                          (1.0, 1.2), (), 36)
+
+    results = [result("tidy", 0, True, ()), result("sloppy", 0, False, ("a", "b")), result("sloppy", 1, True, ())]
+    sloppy = table._style_figures([r for r in results if r.style == "sloppy"], 1.0)
+    assert (sloppy["games"], sloppy["final_right"], sloppy["false_warnings"]) == (2, 1, 2)
+    assert sloppy["most_false_warnings_in_a_game"] == 2 and sloppy["injected_warned_in_time"] == 2
+    assert [game["seed"] for game in sloppy["per_game"]] == [0, 1]
+    assert sloppy["per_game"][0]["false_warnings"] == 2 and "latencies_s" not in sloppy["per_game"][0]
+
+
+def test_style_choices_come_from_the_sim() -> None:
+    parser = argparse.ArgumentParser()
+    table.add_arguments(parser)
+    args = parser.parse_args(["--style", "sloppy", "--observations", "ideal"])
+    assert (args.style, args.observations, args.games) == ("sloppy", "ideal", 20)

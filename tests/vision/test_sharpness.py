@@ -1,0 +1,77 @@
+"""Blur and motion smear measured on the fiducials; smeared frames reported as such, reads back when sharp."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from companion.sim.scene import PlacedCard, SceneOptions, render_table
+from companion.vision.layout import Layout, load_layout
+from companion.vision.pipeline import VisionPipeline
+from companion.vision.sharpness import SmearMeter, blur_px, edge_rises
+
+# 2304x1296 with 32 mm stickers: 3.3 px per module, fiducials of 70 px; quick to render.
+BASE = SceneOptions(resolution=(2304, 1296), sticker_mm=32.0, noise_sigma=1.5, blur_sigma=0.6, seed=4)
+
+
+@pytest.fixture(scope="module")
+def layout() -> Layout:
+    return dataclasses.replace(load_layout(), sticker_mm=32.0)
+
+
+def cards(layout: Layout) -> list[PlacedCard]:
+    return [PlacedCard("R07", layout.zone_center("m1.mountain"), 10.0),
+            PlacedCard("G02", layout.zone_center("p1.river.2"), 100.0),
+            PlacedCard("K11", layout.zone_center("p2.river.5"), 200.0)]
+
+
+def smeared(layout: Layout, px: float, degrees: float, seed: int = 5) -> np.ndarray:
+    still = render_table(layout, [], BASE)
+    options = dataclasses.replace(BASE, motion_mm=px / still.px_per_mm, motion_deg=degrees, seed=seed)
+    return render_table(layout, cards(layout), options).image
+
+
+def test_blur_is_measured_in_pixels_of_sigma(layout: Layout) -> None:
+    pipeline = VisionPipeline(layout)
+    for sigma in (0.5, 1.5, 2.5):
+        image = render_table(layout, [], dataclasses.replace(BASE, blur_sigma=sigma, noise_sigma=0.0)).image
+        pipeline.scan(image)
+        measured = blur_px([edge_rises(image, s) for s in pipeline.fiducial_sightings.values()])
+        assert measured is not None and abs(measured - sigma) < 0.35, (sigma, measured)
+
+
+@pytest.mark.parametrize(("length", "degrees"), [(6.0, 0.0), (10.0, 45.0), (14.0, 100.0)])
+def test_smear_length_in_any_direction(layout: Layout, length: float, degrees: float) -> None:
+    pipeline = VisionPipeline(layout)
+    still = render_table(layout, cards(layout), BASE).image
+    pipeline.scan(still)
+    meter = SmearMeter()
+    sightings = list(pipeline.fiducial_sightings.values())
+    assert max(meter.measure(still, sightings).values()) < 1.0  # what a still frame measures
+    smear = meter.measure(smeared(layout, length, degrees), sightings)
+    assert abs(float(np.median(list(smear.values()))) - length) < 0.25 * length
+
+
+def test_a_smeared_frame_says_so_and_reads_come_back_on_the_first_sharp_one(layout: Layout) -> None:
+    pipeline = VisionPipeline(layout)
+    still = render_table(layout, cards(layout), BASE).image
+    first = pipeline.process(still)
+    assert {c.card_id for c in first.cards} == {"R07", "G02", "K11"}
+    assert not first.board.smeared and first.smeared_zones == ()
+    assert not pipeline.process(render_table(layout, cards(layout), dataclasses.replace(BASE, seed=9)).image
+                                ).board.smeared
+    bumped = pipeline.process(smeared(layout, 9.0, 30.0))
+    assert bumped.board.found and bumped.board.smeared and bumped.board.smear_px > 6.0
+    assert bumped.cards == () and set(bumped.smeared_zones) == set(layout.zones)  # smeared, not empty
+    assert "smeared" in str(bumped)
+    again = pipeline.process(still)
+    assert not again.board.smeared and {c.card_id for c in again.cards} == {"R07", "G02", "K11"}
+
+
+def test_a_small_smear_keeps_its_reads(layout: Layout) -> None:
+    pipeline = VisionPipeline(layout)
+    pipeline.process(render_table(layout, cards(layout), BASE).image)
+    shaken = pipeline.process(smeared(layout, 1.5, 20.0))
+    assert not shaken.board.smeared and len(shaken.cards) == 3
