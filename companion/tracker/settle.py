@@ -28,9 +28,6 @@ from types import MappingProxyType
 
 from companion.vision.observation import FrameObservation
 
-SURE_ZONE_CONFIDENCE = 0.5
-"""Reads below this confidence do not move an already placed card to another zone."""
-
 COVER_MEMORY_S = 30.0
 """A card that shows again where it lay within this time was covered (a hand, a card), not laid anew."""
 FRAME_HISTORY = 256
@@ -140,7 +137,7 @@ class Settler:
             placed = self.zones.get(card.card_id)
             self.last_read[card.card_id] = now
             self.positions[card.card_id] = card.center_mm
-            if placed == card.zone or (placed is not None and card.confidence < SURE_ZONE_CONFIDENCE):
+            if placed == card.zone:
                 continue
             self.zones[card.card_id] = card.zone
             laid = self._lay_time(card.still_frames)

@@ -1098,9 +1098,6 @@ class Tracker:
         if self.game.is_over and not view.cards:
             self.mat_cleared = True
 
-    def record_events(self) -> list[Event]:
-        return [t.event for t in self.events]
-
 
 TOGETHER_S = 1.5
 """Cards that went out of sight this close together went together (under one hand)."""
