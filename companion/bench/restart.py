@@ -30,7 +30,7 @@ from typing import Any
 
 from companion.app.journal import Journal
 from companion.app.session import Session
-from companion.bench.table import _use_every_core
+from companion.bench.table import _use_every_core, add_watch_arguments
 from companion.sim.scene import parse_resolution
 from companion.sim.script import GameScript, Shot
 from companion.sim.styles import STYLES, lay_game
@@ -46,13 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--moments", type=int, default=10, help="restarts per game, at random frames (default 10)")
     parser.add_argument("--downtime", type=float, default=3.0, help="seconds of frames lost per restart (default 3)")
     parser.add_argument("--style", choices=STYLES, default="tidy", help="how the simulated players lay cards")
-    parser.add_argument("--seed", type=int, default=0, help="first game seed; game i uses seed + i")
-    parser.add_argument("--fps", type=float, default=14.0, help="frames per second of the simulated camera")
-    parser.add_argument("--resolution", default="4608x2592", help="frame size WxH (default 4608x2592)")
-    parser.add_argument("--settle", type=float, default=1.0, help="tracker settle time, seconds")
-    parser.add_argument("--jobs", type=int, default=2, help="restarts run at once")
-    parser.add_argument("--observations", choices=("rendered", "ideal"), default="rendered",
-                        help="rendered frames through vision (default), or the ideal camera's observations")
+    add_watch_arguments(parser, "restarts run at once")
 
 
 @dataclass(frozen=True)

@@ -44,11 +44,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=20, help="games per style (default 20)")
     parser.add_argument("--style", choices=(*STYLES, "both"), default="both",
                         help="how the simulated players lay cards (default both: each style's games in turn)")
+    add_watch_arguments(parser, "games rendered and tracked at once")
+
+
+def add_watch_arguments(parser: argparse.ArgumentParser, jobs: str) -> None:
+    """How the simulated games are watched: seeds, camera, settle time, jobs, observations (table, restart)."""
     parser.add_argument("--seed", type=int, default=0, help="first game seed; game i uses seed + i")
     parser.add_argument("--fps", type=float, default=14.0, help="frames per second of the simulated camera")
     parser.add_argument("--resolution", default="4608x2592", help="frame size WxH (default 4608x2592)")
     parser.add_argument("--settle", type=float, default=1.0, help="tracker settle time, seconds")
-    parser.add_argument("--jobs", type=int, default=2, help="games rendered and tracked at once")
+    parser.add_argument("--jobs", type=int, default=2, help=jobs)
     parser.add_argument("--observations", choices=("rendered", "ideal"), default="rendered",
                         help="rendered frames through vision (default), or the ideal camera's observations")
 

@@ -20,25 +20,14 @@ from companion.app.session import Session
 from companion.engine import play_random_game, summary
 from companion.sim.script import script_observations
 from companion.sim.styles import lay_game
-from companion.tracker.tracker import Tracker, Update
 from companion.vision.layout import load_layout
 from companion.vision.observation import FrameObservation
+from tests.app.test_session import _ObservationPipeline
 from tests.tracker.perturb import with_rest_at_end
 
 FPS = 10.0
 SEED = 0
 RESTART_S = 3.0
-
-
-class _ObservationPipeline:
-    """The table pipeline without vision: frames are already observations."""
-
-    def __init__(self) -> None:
-        self.tracker = Tracker(settle_s=1.0)
-        self.board_found = True
-
-    def feed(self, index: int, now: float, observation: FrameObservation) -> Update:
-        return self.tracker.observe(index, now, observation)
 
 
 def _session(state: Path) -> Session:
