@@ -448,13 +448,17 @@ def _quietly(close: Callable[[], object] | None) -> None:
 # -- building it from the configuration ------------------------------------------------------
 
 
-def build(config: Any, *, recorded_fps: float | None = None, calibration: Path | None = None) -> Runner:
+def build(config: Any, *, recorded_fps: float | None = None, calibration: Path | None = None,
+          join: Any = None) -> Runner:
     """The runner a configuration describes: camera, lens, layout, tracker, journal (resumed), panel, buttons.
 
     ``recorded_fps``: for a path source, the rate its frames were taken at (the
     tracker's clock); default the pacing, or 10 when the pacing is 0.
     ``calibration``: the calibration file whose lens model vision maps through
-    (default: :func:`companion.app.calibrate.lens_for_run`'s choice).
+    (default: :func:`companion.app.calibrate.lens_for_run`'s choice). ``join``
+    (:class:`~companion.tracker.anchor.JoinCounts`): join the game on the table
+    instead of resuming; values not given are asked on the panel, or estimated
+    without one.
     """
     from companion.app.calibrate import lens_for_run
     from companion.app.journal import Journal
@@ -474,6 +478,8 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
         log.warning("journal: %s", finding)
     session = Session(pipeline, journal)
     session.resume()
+    if join is not None:
+        session.join(join, ask=config.display.display not in ("none", "dummy"))
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)
     log.info("camera %s (lens %s), display %s, journal %s", settings.source,
              "a pinhole" if lens is None else f"{lens.name}, k1 {lens.distortion[0]:.3f}", config.display.display,

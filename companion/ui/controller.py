@@ -21,7 +21,7 @@ from typing import Protocol
 
 from PIL import Image
 
-from companion.tracker.display import DisplayModel, PlayerName, TableWarning
+from companion.tracker.display import JOIN_FIELDS, JOIN_LIMITS, DisplayModel, PlayerName, TableWarning
 from companion.ui.buttons import Command, Context, Press, command_for
 from companion.ui.screens import Screen, active_warnings, render, screen_for
 from companion.ui.state import (
@@ -52,6 +52,8 @@ class AppAction(enum.Enum):
     FIRST_PLAYER = "first-player"
     RESTART = "restart"
     POWER_OFF = "power-off"
+    JOIN = "join"
+    CHOOSE = "choose"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +62,15 @@ class AppCommand:
 
     action: AppAction
     count: int | None = None
+    """A discard count; for a choice, the option taken (0 keeps what was applied)."""
     player: PlayerName | None = None
     warning: TableWarning | None = None
+    values: tuple[int, ...] | None = None
+    """A join's values, in the order of ``JOIN_FIELDS`` (turn 0 is p1)."""
 
     def __str__(self) -> str:
         extra = [f"{k}={v}" for k, v in (("count", self.count), ("player", self.player),
-                                          ("warning", self.warning)) if v is not None]
+                                          ("warning", self.warning), ("values", self.values)) if v is not None]
         return " ".join([self.action.value, *extra])
 
 
@@ -89,6 +94,9 @@ _CONTEXTS = {
     Screen.DISCARD: Context.DISCARD,
     Screen.SETUP: Context.SETUP,
     Screen.OVER: Context.OVER,
+    Screen.CHOICE: Context.CHOICE,
+    Screen.JOIN: Context.JOIN,
+    Screen.JOIN_OFFER: Context.JOIN_OFFER,
 }
 
 
@@ -126,6 +134,10 @@ class UiController:
             return
         discard_changed = model.discard != self.model.discard
         self.model = model
+        if model.join is None:
+            self.state = replace(self.state, join_step=None, join_values=None)
+        elif model.join.requested and self.state.join_step is None:
+            self.state = replace(self.state, join_step=0, join_values=model.join.values)  # asked at once
         # Forget hidden warnings the table has put right, so a repeat shows again.
         acknowledged = self.state.acknowledged & frozenset(model.warnings)
         count = None if discard_changed else self.state.discard_count
@@ -268,6 +280,48 @@ class UiController:
                          MenuItem.RESTART: Command.RESTART, MenuItem.POWER_OFF: Command.POWER_OFF}
         return self._app_command(menu_commands[item]) if item in menu_commands else []
 
+    # --- joining a game in progress ---
+
+    def _join_start(self) -> list[AppCommand]:
+        offer = self.model.join
+        if offer is not None:
+            self.state = replace(self.state, join_step=0, join_values=offer.values)
+        return []
+
+    def _join_field(self) -> tuple[str, int] | None:
+        offer, step = self.model.join, self.state.join_step
+        if offer is None or step is None or not offer.asking:
+            return None
+        name = offer.asking[min(step, len(offer.asking) - 1)]
+        return name, JOIN_FIELDS.index(name)
+
+    def _join_step(self, delta: int) -> list[AppCommand]:
+        field = self._join_field()
+        if field is None or self.model.join is None:
+            return []
+        name, index = field
+        values = list(self.state.join_values or self.model.join.values)
+        low, high = JOIN_LIMITS[name]
+        values[index] = low + (values[index] + delta - low) % (high - low + 1) if name == "turn" else \
+            min(high, max(low, values[index] + delta))
+        self.state = replace(self.state, join_values=tuple(values))
+        return []
+
+    def _join_next(self) -> list[AppCommand]:
+        offer, step = self.model.join, self.state.join_step
+        if offer is None or step is None:
+            return []
+        if step + 1 < len(offer.asking):
+            self.state = replace(self.state, join_step=step + 1)
+            return []
+        values = self.state.join_values or offer.values
+        self.state = replace(self.state, join_step=None, join_values=None)
+        return [AppCommand(AppAction.JOIN, values=values)]
+
+    def _join_cancel(self) -> list[AppCommand]:
+        self.state = replace(self.state, join_step=None, join_values=None)
+        return []
+
     # --- command handlers: requests for the app ---
 
     def _app_command(self, command: Command) -> list[AppCommand]:
@@ -293,4 +347,11 @@ _HANDLERS: dict[Command, Callable[[UiController], list[AppCommand]]] = {
     Command.BRIGHTNESS: UiController._brightness,
     Command.DISCARD_LESS: lambda self: self._discard_step(-1),
     Command.DISCARD_MORE: lambda self: self._discard_step(+1),
+    Command.JOIN_START: UiController._join_start,
+    Command.JOIN_LESS: lambda self: self._join_step(-1),
+    Command.JOIN_MORE: lambda self: self._join_step(+1),
+    Command.JOIN_NEXT: UiController._join_next,
+    Command.JOIN_CANCEL: UiController._join_cancel,
+    Command.CHOOSE_FIRST: lambda self: [AppCommand(AppAction.CHOOSE, count=0)],
+    Command.CHOOSE_SECOND: lambda self: [AppCommand(AppAction.CHOOSE, count=1)],
 }

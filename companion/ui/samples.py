@@ -6,13 +6,16 @@ benchmark, so all three look at the same pictures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.tracker.display import (
+    Choice,
     Destruction,
     DiscardConfirm,
     DisplayModel,
     GameOver,
+    JoinOffer,
+    Notice,
     PlayerView,
     TableWarning,
 )
@@ -101,6 +104,17 @@ SAMPLES: tuple[Sample, ...] = (
     Sample("menu", "Menu open, first item selected", MIDGAME, _menu_at(MenuItem.BACK)),
     Sample("menu-power-off", "Menu scrolled to Power off, which needs a long press of C",
            MIDGAME, _menu_at(MenuItem.POWER_OFF)),
+    Sample("notice-caught-up", "After the camera was away: the moves it inferred, shown a few seconds",
+           replace(MIDGAME, notice=Notice("CAUGHT UP", "2 moves while the camera was away."))),
+    Sample("notice-resynced", "The table and the game parted: the game was re-read from the table, once",
+           replace(MIDGAME, notice=Notice("RESYNCED", "Check the table."))),
+    Sample("choice", "Two readings fit the table: A keeps the one applied, B takes the other",
+           replace(MIDGAME, choice=Choice("P1 R05 m1, P2 K03", "P2 R05 m1, P1 K03"))),
+    Sample("join-offer", "Cards on the mat but no game followed: hold C to join it as it lies",
+           DisplayModel(phase="join", turn="p1", deck=108, join=JoinOffer((0, 6, 6, 4, 3, 41)))),
+    Sample("join-question", "Joining: each value not given is set with A and B, C goes on (here 3 of 6)",
+           DisplayModel(phase="join", turn="p1", deck=108, join=JoinOffer((0, 6, 7, 4, 3, 41))),
+           UiState(join_step=2, join_values=(0, 6, 7, 4, 3, 41))),
     Sample("camera-lost", "No frames from the camera: tracking paused",
            DisplayModel(phase="play", turn="p1", deck=61, camera="lost")),
     Sample("camera-not-found", "No camera could be opened (none fitted, or busy): the service retries",

@@ -21,9 +21,13 @@ from PIL import Image, ImageDraw
 
 from companion.tracker.display import (
     COLOR_NAMES,
+    JOIN_FIELDS,
     PLAYERS,
+    Choice,
     DisplayModel,
     GameOver,
+    JoinOffer,
+    Notice,
     PlayerName,
     PlayerView,
     TableWarning,
@@ -41,6 +45,10 @@ class Screen(enum.Enum):
     PROBLEM = "problem"
     WARNING = "warning"
     DISCARD = "discard"
+    CHOICE = "choice"
+    JOIN = "join"
+    JOIN_OFFER = "join-offer"
+    NOTICE = "notice"
     SETUP = "setup"
     DESTRUCTION = "destruction"
     OVER = "over"
@@ -94,6 +102,14 @@ def screen_for(model: DisplayModel, ui: UiState) -> Screen:
         return Screen.WARNING
     if model.phase == "discard-confirm":
         return Screen.DISCARD
+    if model.choice is not None:
+        return Screen.CHOICE
+    if ui.join_step is not None and model.join is not None:
+        return Screen.JOIN
+    if ui.page is Page.MAIN and model.phase == "join":
+        return Screen.JOIN_OFFER
+    if ui.page is Page.MAIN and model.notice is not None:
+        return Screen.NOTICE
     if ui.page is Page.MAIN and model.phase in _PHASE_SCREENS:
         return _PHASE_SCREENS[model.phase]
     return _PAGE_SCREENS[ui.page]
@@ -124,6 +140,14 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, model: DisplayModel, 
         draw_warning(draw, warnings[0], size, count=len(warnings), inverted=ui.blink_on)
     elif screen is Screen.DISCARD:
         draw_discard(draw, model, size, count=ui.discard_count)
+    elif screen is Screen.CHOICE and model.choice is not None:
+        draw_choice(draw, model.choice, size)
+    elif screen is Screen.JOIN and model.join is not None:
+        draw_join_question(draw, model.join, ui.join_step or 0, ui.join_values, size)
+    elif screen is Screen.JOIN_OFFER:
+        draw_join_offer(draw, size)
+    elif screen is Screen.NOTICE and model.notice is not None:
+        draw_notice(draw, model.notice, size)
     elif screen is Screen.SETUP:
         draw_setup(draw, model, size)
     elif screen is Screen.DESTRUCTION:
@@ -263,6 +287,53 @@ def _over_footer(over: GameOver) -> str:
     if over.winner == "draw":
         return "same score, same cup"
     return "hold C: new game"
+
+
+def draw_notice(draw: ImageDraw.ImageDraw, notice: Notice, size: Size = SIZE) -> None:
+    """News that is no warning ("CAUGHT UP", "RESYNCED"): a title bar and a few words, for a few seconds."""
+    width = size[0]
+    _inverted_line(draw, 0, t.fit(notice.title, 15), width, spec=t.MEDIUM)
+    for index, line in enumerate(t.wrap(notice.text, 21, 3)):
+        t.text(draw, (1, 21 + index * 12), line, t.SMALL)
+
+
+def draw_choice(draw: ImageDraw.ImageDraw, choice: Choice, size: Size = SIZE) -> None:
+    """Two readings of the table fit: A keeps the first (already applied), B takes the second."""
+    width = size[0]
+    _inverted_line(draw, 0, "WHICH WAS IT?", width, spec=t.MEDIUM)
+    for row, (key, text) in enumerate((("A", choice.first), ("B", choice.second))):
+        lines = t.wrap(text, 19, 2)
+        y = 19 + row * 23
+        t.text(draw, (1, y), key, t.SMALL)
+        for index, line in enumerate(lines):
+            t.text(draw, (12, y + index * 11), line, t.SMALL)
+
+
+def draw_join_offer(draw: ImageDraw.ImageDraw, size: Size = SIZE) -> None:
+    """Cards lie on the mat but no game is followed: the companion offers to join the game in progress."""
+    width = size[0]
+    t.centered(draw, 0, "GAME ON THE MAT", t.MEDIUM, width)
+    t.text(draw, (1, 17), "Join it as it lies,", t.SMALL)
+    t.text(draw, (1, 29), "or clear it and deal.", t.SMALL)
+    _inverted_line(draw, 46, "hold C: join", width)
+
+
+JOIN_LABELS = {"turn": "TO PLAY", "hand p1": "P1 HAND", "hand p2": "P2 HAND", "cup p1": "P1 CUP",
+               "cup p2": "P2 CUP", "deck": "DECK"}
+
+
+def draw_join_question(draw: ImageDraw.ImageDraw, offer: JoinOffer, step: int,
+                       values: tuple[int, ...] | None = None, size: Size = SIZE) -> None:
+    """One value of a join, asked with the buttons: which one (n of m), its value, the keys."""
+    width = size[0]
+    asked = offer.asking or JOIN_FIELDS
+    name = asked[min(step, len(asked) - 1)]
+    value = (values or offer.values)[JOIN_FIELDS.index(name)]
+    t.text(draw, (1, 0), f"JOIN {JOIN_LABELS[name]}", t.MEDIUM)
+    t.right(draw, 2, f"{min(step, len(asked) - 1) + 1}/{len(asked)}", t.SMALL, width - 2)
+    shown = PLAYERS[value].upper() if name == "turn" else str(value)
+    t.centered(draw, 20, f"- {shown} +", t.LARGE, width)
+    _inverted_line(draw, 50, "A -  B +  C ok", width)
 
 
 # --- warning, problem, status, menu -----------------------------------------------------

@@ -59,6 +59,10 @@ class UiState:
     brightness: int = 3
     """1..BRIGHTNESS_LEVELS, chosen by the players."""
     power: Power = "on"
+    join_step: int | None = None
+    """While joining a game in progress: which of the asked values is being set."""
+    join_values: tuple[int, ...] | None = None
+    """The join values as the players set them so far (in the order of ``JOIN_FIELDS``)."""
 
     @property
     def menu_item(self) -> MenuItem | None:

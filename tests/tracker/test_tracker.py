@@ -148,9 +148,9 @@ def test_a_card_from_a_cup_cannot_be_played() -> None:
 
 
 def destruction_table() -> ScriptedTable:
-    """Mandala 1 completed by p1's build; p1 has two field cards, p2 one."""
+    """Mandala 1 completed by p1's build; p1 has three field cards, p2 one."""
     table = ScriptedTable().start()
-    table.put("m1.field.p1", "Y02", "Y03").settle()   # p1
+    table.put("m1.field.p1", "Y02", "Y03", "Y04").settle()   # p1
     table.put("m1.field.p2", "G02").settle()          # p2
     table.put("m1.mountain", "P01").settle()          # p1
     table.put("m2.mountain", "K09").settle()          # p2
@@ -189,7 +189,7 @@ def test_whole_destruction_then_refill_and_the_opponent_plays() -> None:
     table.take("K01").put("p2.river.2", "K01").settle()
     game = table.tracker.game
     assert game is not None and game.phase is Phase.REFILL
-    table.take("Y02", "Y03", "G02").put("discard", "Y02", "Y03", "G02").settle()   # fields cleared
+    table.take("Y02", "Y03", "Y04", "G02").put("discard", "Y02", "Y03", "Y04", "G02").settle()   # fields cleared
     table.put("m1.mountain", "G05", "G06").settle()
     assert table.events()[-1].event == Refill(0, (card("G05"), card("G06")))
     assert game.phase is Phase.PLAY and game.turn == 1 and not table.warnings()
