@@ -49,11 +49,12 @@ from companion.app import notify
 from companion.app.camera import Camera, Frame
 from companion.app.session import Session
 from companion.errors import EXIT_TEMPFAIL, CameraLost, CompanionError, DeviceError
+from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.display import CameraStatus as CameraState
 from companion.tracker.display import DisplayModel
 from companion.ui import text as t
 from companion.ui.buttons import Press, Signals
-from companion.ui.controller import AppAction, AppCommand, UiController
+from companion.ui.controller import UiController
 
 log = logging.getLogger("companion.run")
 

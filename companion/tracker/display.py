@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from companion.errors import DisplayModelError
+from companion.vocab.colors import COLOR_LETTERS, NAME_OF_LETTER
+from companion.vocab.reasons import Reason
 
 Phase = Literal["setup", "play", "destruction", "discard-confirm", "over"]
 PlayerName = Literal["p1", "p2"]
@@ -26,8 +28,11 @@ CameraStatus = Literal["ok", "lost", "not-found"]
 """lost: frames stopped coming; not-found: no camera could be opened yet (none fitted, or busy)."""
 BoardStatus = Literal["ok", "not-found"]
 
-COLOR_LETTERS = "ROYGPK"
-COLOR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "P": "purple", "K": "black"}
+CAMERA_PROBLEMS: dict[CameraStatus, Reason] = {"lost": Reason.CAMERA_LOST, "not-found": Reason.NO_CAMERA}
+BOARD_PROBLEMS: dict[BoardStatus, Reason] = {"not-found": Reason.BOARD_NOT_FOUND}
+"""The reason code the problem screen explains, for each camera and board status but ok."""
+
+COLOR_NAMES = {letter: NAME_OF_LETTER[letter] for letter in COLOR_LETTERS}
 PLAYERS: tuple[PlayerName, PlayerName] = ("p1", "p2")
 HAND_LIMIT = 8
 
@@ -141,13 +146,18 @@ class GameOver:
 class TableWarning:
     """An illegal move seen on the table.
 
-    ``reason`` is a reason code of interfaces.md section 4 (``"color-rule"``) or
-    a tracker extension; ``message`` says what is wrong, ``fix`` what to do.
+    ``reason`` is a code of :mod:`companion.vocab.reasons` (``"color-rule"``);
+    ``message`` says in full what is wrong (logs, journal), ``fix`` what to do;
+    ``what`` is the short form of ``message`` the 128x64 screen shows. ``id``
+    is the tracker's :attr:`~companion.tracker.tracker.Warning.id`: commands
+    (override, hide) name a warning by it, never by its text.
     """
 
     reason: str
     message: str
     fix: str = ""
+    id: str = ""
+    what: str = ""
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.message} / {self.fix}"

@@ -20,7 +20,8 @@ from companion.tracker.display import (
     TableWarning,
     Winner,
 )
-from companion.tracker.tracker import Tracker
+from companion.tracker.tracker import Tracker, Warning
+from companion.vocab.reasons import warning_text
 
 MANDALA_NAMES: tuple[Literal["m1"], Literal["m2"]] = ("m1", "m2")
 END_REASONS: dict[str, Literal["deck", "river"]] = {"deck": "deck", "river": "river"}
@@ -33,7 +34,7 @@ def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok
     first = PLAYERS[tracker.first_player]
     base = DisplayModel(
         phase="setup", turn=first, deck=108, first_player=first,
-        warnings=tuple(TableWarning(w.reason, w.message, w.fix) for w in tracker.warnings),
+        warnings=tuple(table_warning(w) for w in tracker.warnings),
         camera="ok" if camera_ok else "lost", board="ok" if board_ok else "not-found",
     )
     if game is None:
@@ -53,6 +54,13 @@ def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok
     if draw:
         return replace(base, phase="play", turn=drawer, draw=draw)
     return replace(base, phase="play")
+
+
+def table_warning(warning: Warning) -> TableWarning:
+    """A tracker warning as the screens show it: the short texts come from the reason registry."""
+    player = getattr(warning.event, "player", None)
+    text = warning_text(warning.reason, warning.cards, warning.zone, player=player)
+    return TableWarning(warning.reason, warning.message, warning.fix, id=warning.id, what=text.what)
 
 
 def _destruction(game: Game) -> Destruction:

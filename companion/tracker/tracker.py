@@ -39,32 +39,16 @@ from companion.engine import (
     Reveal,
     Setup,
 )
-from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
+from companion.engine.cards import COLOR_OF, card_name, parse_card
 from companion.engine.game import CUPS, mountain_zone
 from companion.tracker import zones
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
+from companion.vocab.reasons import Reason, warning_id, warning_text
 
 HAND_SIZE, CUP_SIZE = 6, 2
 START_MOUNTAIN = 2
 MAX_STEPS = 64
-
-
-class TrackerReason:
-    """Reason codes of warnings only a camera can raise, beside the engine's."""
-
-    MOVED_CARD = "moved-card"
-    """A card on the table crossed into another zone outside any play."""
-    UNEXPECTED_CARD = "unexpected-card"
-    """A card appeared where no play puts one (a river outside a claim, a cup)."""
-    DUPLICATE_CARD = "duplicate-card"
-    """The same card id is read in two places at once."""
-    REVEAL_MISMATCH = "reveal-mismatch"
-    """A card in a reveal area that the tracker knows to be somewhere else."""
-    RIVER_SPACE = "river-space"
-    """A claimed river card laid in another space than the leftmost empty one."""
-    UNDONE = "undone"
-    """An event was undone: its cards should go back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +64,11 @@ class Warning:
     frame: int
     event: Event | None = None
     """The event an override applies (None: the override only accepts the table as it is)."""
+
+    @property
+    def id(self) -> str:
+        """Stable while the warning stands: overrides, the screens and the journal name it by this, not its text."""
+        return warning_id(self.frame, self.reason, self.cards)
 
     def __str__(self) -> str:
         return f"{self.reason}@{self.frame}: {self.message} {self.fix}"
@@ -202,16 +191,16 @@ class Tracker:
         if self.game is not None and not self.game.stack:
             self.game = Game(_with_first(_setup_of(self.game), player))
 
-    def override(self, warning: object = None) -> TrackedEvent | None:
+    def override(self, warning: Warning | str | None = None) -> TrackedEvent | None:
         """Accept what a warning complains about: its event is applied anyway.
 
-        ``warning`` is one of :attr:`warnings`, or anything with the same reason and message
-        (the screens' copy of it); by default the oldest warning.
+        ``warning`` is one of :attr:`warnings` or its :attr:`Warning.id` (what the screens
+        and the journal hold); by default the oldest warning. None when there is no such warning.
         """
-        if not self.warnings:
+        key = warning.id if isinstance(warning, Warning) else warning
+        target = next((w for w in self.warnings if key is None or w.id == key), None)
+        if target is None:
             return None
-        key = (getattr(warning, "reason", None), getattr(warning, "message", None))
-        target = next((w for w in self.warnings if (w.reason, w.message) == key), self.warnings[0])
         self.warnings.remove(target)
         for card in target.cards:
             self.accepted[card] = target.zone
@@ -234,8 +223,8 @@ class Tracker:
         seen = [c for c in cards if c in self.view.cards]
         if seen:
             zone = self.view.cards[seen[0]]
-            self.warnings.append(Warning(TrackerReason.UNDONE, "The last move was undone.",
-                                         f"Take back {' '.join(seen)}.", tuple(seen), zone, self.frame))
+            self.warnings.append(Warning(Reason.UNDONE, "The last move was undone.",
+                                         warning_text(Reason.UNDONE, seen).fix, tuple(seen), zone, self.frame))
         return event
 
     def confirm_discard(self, count: int) -> None:
@@ -361,13 +350,13 @@ class Tracker:
         game = self.game
         assert game is not None
         if event is None:
-            self._warn(found, TrackerReason.UNEXPECTED_CARD,
+            self._warn(found, Reason.UNEXPECTED_CARD,
                        f"{_names(cards)} can't go into {zones.describe_zone(zone)} now.",
-                       f"Take back {_names(cards)}.", cards, zone)
+                       warning_text(Reason.UNEXPECTED_CARD, cards).fix, cards, zone)
             return True
         violation = game.validate(event)
         if violation is not None:
-            self._warn(found, violation.reason.value, violation.message, _fix(violation.reason.value, cards),
+            self._warn(found, violation.reason.value, violation.message, warning_text(violation.reason, cards).fix,
                        cards, zone, event)
             return True
         self._apply(event, found)
@@ -413,9 +402,9 @@ class Tracker:
         assert game is not None
         for zone, cards in moved.items():
             origin = zones.expected_zone(game, parse_card(cards[0])) or zone
-            self._warn(found, TrackerReason.MOVED_CARD,
+            self._warn(found, Reason.MOVED_CARD,
                        f"{_names(cards)} moved from {zones.describe_zone(origin)} to {zones.describe_zone(zone)}.",
-                       f"Put {_names(cards)} back.", cards, zone)
+                       warning_text(Reason.MOVED_CARD, cards).fix, cards, zone)
         return True
 
     # -- destruction -----------------------------------------------------------------
@@ -452,9 +441,9 @@ class Tracker:
             expected_space = len(game.river(claimer)) + 1
             violation = game.validate(event)
             if violation is None and ref.space != expected_space:
-                self._warn(found, TrackerReason.RIVER_SPACE,
+                self._warn(found, Reason.RIVER_SPACE,
                            f"{cards[0]} belongs in river space {expected_space}, not {ref.space}.",
-                           f"Move {cards[0]} to space {expected_space}.", cards, zone, event)
+                           warning_text(Reason.RIVER_SPACE, cards, space=expected_space).fix, cards, zone, event)
                 return True
             return self._judge(event, zone, cards, found)
         if ref.kind == "discard":
@@ -538,9 +527,9 @@ class Tracker:
             strangers = [c for c in cards if c not in mine]
             if strangers:
                 where = game.describe_location(parse_card(strangers[0]))
-                self._warn(found, TrackerReason.REVEAL_MISMATCH,
+                self._warn(found, Reason.REVEAL_MISMATCH,
                            f"{_names(strangers)} is in {zones.describe_zone(zone)}, but the game says it is {where}.",
-                           "Check the cup cards.", strangers, zone)
+                           warning_text(Reason.REVEAL_MISMATCH, strangers).fix, strangers, zone)
                 return True
         return False
 
@@ -553,11 +542,11 @@ class Tracker:
         return cleared
 
     def _check_duplicates(self, view: View, found: _Pass) -> None:
-        known = {c for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD for c in w.cards}
+        known = {c for w in self.warnings if w.reason == Reason.DUPLICATE_CARD for c in w.cards}
         for card in sorted(view.duplicates - known):
-            self._warn(found, TrackerReason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
-                       f"Remove the extra {card} sticker.", (card,), "")
-        for warning in [w for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD]:
+            self._warn(found, Reason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
+                       warning_text(Reason.DUPLICATE_CARD, (card,)).fix, (card,), "")
+        for warning in [w for w in self.warnings if w.reason == Reason.DUPLICATE_CARD]:
             if not set(warning.cards) & view.duplicates:
                 self.warnings.remove(warning)
 
@@ -591,16 +580,6 @@ def _first_legal(game: Game | None, candidates: list[Candidate]) -> Candidate:
 
 def _names(cards: Sequence[str]) -> str:
     return " ".join(cards)
-
-
-def _fix(reason: str, cards: Sequence[str]) -> str:
-    colors = sorted({color_name(COLOR_OF[parse_card(c)]) for c in cards})
-    what = f"the {colors[0]} card" if len(cards) == 1 else f"the {' and '.join(colors)} cards"
-    if reason == "mountain-one-card":
-        return "Leave only one card in the mountain."
-    if reason == "draw-count":
-        return "Draw the right number of cards."
-    return f"Take back {what} ({_names(cards)})."
 
 
 def _setup_of(game: Game) -> Setup:
