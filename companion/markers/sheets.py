@@ -3,7 +3,7 @@
 Pages are drawn at 600 dpi as bilevel images (crisp edges, lossless CCITT
 in the PDF) so sizes are exact at 100% print scale: a pixel is 25.4/600 mm
 and the PDF page is the A4 sheet. Codes are painted with exact sub-pixel
-geometry (:func:`companion.sim.paint.paint_modules`) before thresholding, so
+geometry (:func:`companion.markers.paint.paint_modules`) before thresholding, so
 each module edge is within half a pixel (0.02 mm) of where it belongs.
 """
 
@@ -28,7 +28,7 @@ from companion.markers.codes import (
     payload_for,
     sticker_modules,
 )
-from companion.sim.paint import paint_modules
+from companion.markers.paint import paint_modules
 from companion.vision.layout import Layout
 from companion.vision.sheet import SHEET_SQUARE_MM, SHEET_SQUARES, sheet_image, sheet_size_mm
 from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm

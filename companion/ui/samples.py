@@ -18,6 +18,7 @@ from companion.tracker.display import (
 )
 from companion.ui.screens import CalibrationVerdict
 from companion.ui.state import MENU_ITEMS, MenuItem, Page, UiState
+from companion.vocab import zones
 from companion.vocab.reasons import Reason, warning_id, warning_text
 
 
@@ -45,9 +46,9 @@ def _warning(code: Reason, cards: tuple[str, ...], zone: str, frame: int, messag
     return TableWarning(code, message, text.fix, id=warning_id(frame, code, cards), what=text.what)
 
 
-COLOR_RULE = _warning(Reason.COLOR_RULE, ("R04",), "m1.field.p2", 812,
+COLOR_RULE = _warning(Reason.COLOR_RULE, ("R04",), zones.field(0, 1), 812,
                       "Red can't go into player 2's field of mandala 1: red is already in the mountain.", 1)
-OUT_OF_TURN = _warning(Reason.NOT_YOUR_TURN, ("G11",), "m2.field.p2", 815,
+OUT_OF_TURN = _warning(Reason.NOT_YOUR_TURN, ("G11",), zones.field(1, 1), 815,
                        "It is player 1's turn, not player 2's.", 1)
 
 
@@ -107,11 +108,11 @@ SAMPLES: tuple[Sample, ...] = (
     Sample("menu", "Menu open, first item selected", MIDGAME, _menu_at(MenuItem.BACK)),
     Sample("menu-power-off", "Menu scrolled to Power off, which needs a long press of C",
            MIDGAME, _menu_at(MenuItem.POWER_OFF)),
-    Sample("camera-lost", "No frames from the camera: tracking paused",
+    Sample(Reason.CAMERA_LOST, "No frames from the camera: tracking paused",
            DisplayModel(phase="play", turn="p1", deck=61, camera="lost")),
     Sample("camera-not-found", "No camera could be opened (none fitted, or busy): the service retries",
            DisplayModel(phase="setup", turn="p1", camera="not-found")),
-    Sample("board-not-found", "Camera works but cannot find the playmat",
+    Sample(Reason.BOARD_NOT_FOUND, "Camera works but cannot find the playmat",
            DisplayModel(phase="play", turn="p1", deck=61, board="not-found")),
 )
 

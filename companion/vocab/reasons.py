@@ -250,7 +250,8 @@ def warning_text(code: str, cards: Sequence[str] = (), zone: str = "", *, player
     color = color_of_card_id(cards[0]) if cards else "that color"
     values = {
         "cards": cards_text(cards),
-        "the_cards": f"the {color_of_card_id(cards[0])} card {cards[0]}" if len(cards) == 1 else cards_text(cards), "color": color, "Color": color[:1].upper() + color[1:],
+        "the_cards": f"the {color} card {cards[0]}" if len(cards) == 1 else cards_text(cards),
+        "color": color, "Color": color[:1].upper() + color[1:],
         "zone": screen_zone(zone) if zone else "that place",
         "player": PLAYER_NAMES[who].upper(), "other": PLAYER_NAMES[1 - who].upper(),
         "mandala": MANDALA_NAMES[ref.mandala].upper() if ref.mandala is not None else "the mandala",
@@ -266,3 +267,30 @@ def warning_id(frame: int, code: str, cards: Sequence[str]) -> str:
     it; overrides refer to this id, never to a warning's wording.
     """
     return "-".join((str(frame), code, *cards))
+
+
+def markdown() -> str:
+    """``docs/reasons.md``: the registry as a table (``python -m companion.vocab.reasons > docs/reasons.md``)."""
+    lines = [
+        "# Warning reasons",
+        "",
+        "Generated from `companion/vocab/reasons.py` (the one definition; a test fails when this page",
+        "differs): `python -m companion.vocab.reasons > docs/reasons.md`.",
+        "",
+        "Every warning the companion shows has one of these codes. *From* says who raises it: the",
+        "rules engine (a rule of the game says no), the tracker (a change of the table only a camera",
+        "sees), vision or the app (the mat or the camera is not seen: the problem screen). The OLED",
+        "shows the title, the fix in large letters, and the short text below it; placeholders in",
+        "braces are filled from the warning's cards, zone and player (`{cards}`: the card ids, or",
+        "\"3 green cards\"; `{the_cards}`: \"the red card R05\" for one card).",
+        "",
+        "| code | from | title | on screen | fix | when |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for code, entry in REASONS.items():
+        lines.append(f"| `{code}` | {entry.source} | {entry.title} | {entry.what} | {entry.fix} | {entry.about} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")
