@@ -127,8 +127,9 @@ def _player_label(player: PlayerName) -> str:
 
 
 def _score_line(name: PlayerName, view: PlayerView) -> str:
-    unseen = f" +{view.unknown_cup} unseen" if view.unknown_cup else ""
-    return f"{_player_label(name)} {view.score:>2} pts{unseen}"
+    # The cup cards dealt face down at the start count only once they are shown at the end.
+    in_cup = f" +{view.unknown_cup} in cup" if view.unknown_cup else ""
+    return f"{_player_label(name)} {view.score:>2} pts{in_cup}"
 
 
 def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE, *,
@@ -153,7 +154,7 @@ def draw_table(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE
     """Each player's hand, score and river, the river as six numbered spaces."""
     for row, (name, view) in enumerate(zip(PLAYERS, model.players, strict=True)):
         y = row * 31
-        line = f"{_player_label(name)} hand {view.hand}  {view.score} pts +{view.unknown_cup}?"
+        line = f"{_player_label(name)} hand {view.hand}  {view.score} pts"
         t.text(draw, (1, y), line, t.SMALL)
         _river(draw, (1, y + 13), view.river)
 
@@ -226,7 +227,7 @@ def draw_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE)
         # Until the starting cup cards are seen, no winner: ask for the reveal.
         t.centered(draw, 16, "SHOW CUPS", t.LARGE, width)
         t.centered(draw, 39, f"so far P1 {over.scores[0]}  P2 {over.scores[1]}", t.SMALL, width)
-        t.centered(draw, 51, f"{over.unknown} cup cards unseen", t.SMALL, width)
+        t.centered(draw, 51, f"{over.unknown} cup cards to show", t.SMALL, width)
         return
     t.centered(draw, 16, _winner_text(over), t.LARGE, width)
     scores = f"P1 {over.scores[0]} pts  P2 {over.scores[1]} pts"

@@ -26,7 +26,7 @@ zone and player and fails on any cut.
 
 >>> text = warning_text(Reason.COLOR_RULE, ["G03"], "m1.field.p2", player=1)
 >>> text.title, text.what, text.fix
-('RULE OF COLOR', 'Green is already in another area of M1.', 'Take back the green card G03')
+('RULE OF COLOR', 'Green is in another area of M1.', 'Take back the green card G03')
 """
 
 from __future__ import annotations
@@ -111,13 +111,13 @@ _REASONS: dict[Reason, ReasonInfo] = {
         Source.ENGINE, "GAME IS OVER", "The game has ended: no more plays.", _TAKE_BACK,
         "A card was played after the game ended."),
     Reason.WRONG_PHASE: ReasonInfo(
-        Source.ENGINE, "NOT NOW", "Nothing goes into {zone} now.", _TAKE_BACK,
+        Source.ENGINE, "NOT NOW", "Not the move the game waits for.", _TAKE_BACK,
         "A play the game does not expect now (a play during a destruction, a claim during play)."),
     Reason.NOT_YOUR_TURN: ReasonInfo(
         Source.ENGINE, "NOT YOUR TURN", "It is {other}'s turn, not {player}'s.", _TAKE_BACK,
         "A player played or claimed out of turn."),
     Reason.CARD_NOT_IN_HAND: ReasonInfo(
-        Source.ENGINE, "NOT IN HAND", "The game has {cards} elsewhere, not in {player}'s hand.", "Check {the_cards}",
+        Source.ENGINE, "NOT IN HAND", "{cards}: not in {player}'s hand.", "Check {the_cards}",
         "A card the game places elsewhere was played (often a misread or mis-stuck sticker), "
         "or more cards than the hand holds."),
     Reason.MOUNTAIN_ONE_CARD: ReasonInfo(
@@ -130,7 +130,7 @@ _REASONS: dict[Reason, ReasonInfo] = {
         Source.ENGINE, "OWN FIELD ONLY", "{zone} is not {player}'s own field.", _TAKE_BACK,
         "A player laid cards in the opponent's field."),
     Reason.COLOR_RULE: ReasonInfo(
-        Source.ENGINE, "RULE OF COLOR", "{Color} is already in another area of {mandala}.", _TAKE_BACK,
+        Source.ENGINE, "RULE OF COLOR", "{Color} is in another area of {mandala}.", _TAKE_BACK,
         "The Rule of Color: a color already in one area of a mandala (mountain or a field) "
         "can't go into another area of the same mandala."),
     Reason.MUST_KEEP_ONE_CARD: ReasonInfo(
@@ -140,7 +140,7 @@ _REASONS: dict[Reason, ReasonInfo] = {
         Source.ENGINE, "NOT CLAIMABLE", "{Color} is not left in the mountain.", "Put back {cards}",
         "During a destruction, a color was claimed that is no longer in the mountain."),
     Reason.RIVER_CARD: ReasonInfo(
-        Source.ENGINE, "NOT FOR RIVER", "{cards} can't go into {zone}: cup or pile.", "Move {cards}",
+        Source.ENGINE, "NOT FOR RIVER", "Not for the river: cup or discard pile.", "Move {cards}",
         "A claimed card was laid in a river although it goes to the cup (the color is already in "
         "the river) or to the discard pile (the claimer's field is empty)."),
     Reason.CARD_NOT_IN_CUP: ReasonInfo(
@@ -153,10 +153,10 @@ _REASONS: dict[Reason, ReasonInfo] = {
         Source.ENGINE, "DRAW COUNT", "{player} drew the wrong number of cards.", "Draw the number shown",
         "A player drew more or fewer cards than the rules say."),
     Reason.CARD_NOT_IN_DECK: ReasonInfo(
-        Source.ENGINE, "NOT IN DECK", "{cards} can't come from the deck now.", "Check {the_cards}",
+        Source.ENGINE, "NOT IN DECK", "{cards}: not in the deck now.", "Check {the_cards}",
         "A drawn card is one the game places elsewhere (often a misread sticker)."),
     Reason.START_NOT_COLORED: ReasonInfo(
-        Source.ENGINE, "START CARD", "A starting card must be colored, not gold.", _TAKE_BACK,
+        Source.ENGINE, "START CARD", "Start with a colored card, not gold.", _TAKE_BACK,
         "Mountains: a gold card was laid as a starting card."),
     Reason.START_SAME_COLOR: ReasonInfo(
         Source.ENGINE, "START COLOR", "{player} must start with another color.", _TAKE_BACK,
@@ -177,16 +177,16 @@ _REASONS: dict[Reason, ReasonInfo] = {
         Source.TRACKER, "CARD MOVED", "{cards} moved to {zone}.", "Put {the_cards} back",
         "A card already on the table crossed into another area outside any play."),
     Reason.UNEXPECTED_CARD: ReasonInfo(
-        Source.TRACKER, "UNEXPECTED CARD", "No play puts {cards} into {zone} now.", _TAKE_BACK,
+        Source.TRACKER, "UNEXPECTED CARD", "Nothing goes into {zone} now.", _TAKE_BACK,
         "A card appeared where no play puts one (a river outside a claim, a cup during play)."),
     Reason.DUPLICATE_CARD: ReasonInfo(
-        Source.TRACKER, "CARD TWICE", "{cards} is seen in two places at once.", "Remove the extra sticker",
+        Source.TRACKER, "CARD TWICE", "{cards}: read in two places.", "Remove the extra sticker",
         "The same card id is read in two places: one sticker is on the wrong card, or printed twice."),
     Reason.REVEAL_MISMATCH: ReasonInfo(
-        Source.TRACKER, "NOT FROM CUP", "{cards} in {zone}: the game has it elsewhere.", "Check the cup cards",
+        Source.TRACKER, "NOT FROM CUP", "Not from the cup: {cards}.", "Check the cup cards",
         "A card laid out at the end that the game knows to be somewhere else."),
     Reason.RIVER_SPACE: ReasonInfo(
-        Source.TRACKER, "RIVER SPACE", "Rivers fill left to right, from space 1.", "Move {cards} to space {space}",
+        Source.TRACKER, "RIVER SPACE", "Rivers fill from the left, with no gap.", "Move to space {space}",
         "A claimed card was laid in a river space other than the leftmost empty one."),
     Reason.UNDONE: ReasonInfo(
         Source.TRACKER, "MOVE UNDONE", "The last move was undone.", _TAKE_BACK,

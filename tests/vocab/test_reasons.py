@@ -93,12 +93,12 @@ def test_no_module_spells_a_reason_code_but_the_registry() -> None:
 
 def test_texts_are_filled_from_the_warnings_cards_zone_and_player() -> None:
     text = warning_text(Reason.COLOR_RULE, ["P07"], "m2.field.p1", player=0)
-    assert text == reasons.WarningText("RULE OF COLOR", "Purple is already in another area of M2.",
+    assert text == reasons.WarningText("RULE OF COLOR", "Purple is in another area of M2.",
                                        "Take back the purple card P07")
     assert warning_text(Reason.NOT_YOUR_TURN, ["G01"], "m1.mountain", player=1).what == "It is P1's turn, not P2's."
     moved = warning_text(Reason.MOVED_CARD, ["K01", "K02", "K03"], "p2.river.4")
     assert moved.what == "3 black cards moved to P2 river 4."
-    assert warning_text(Reason.RIVER_SPACE, ["R02"], "p1.river.3", space=2).fix == "Move R02 to space 2"
+    assert warning_text(Reason.RIVER_SPACE, ["R02"], "p1.river.3", space=2).fix == "Move to space 2"
 
 
 def test_an_unknown_code_from_an_old_journal_still_has_a_title() -> None:
