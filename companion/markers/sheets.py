@@ -334,16 +334,19 @@ def _short(zone: str) -> str:
 
 
 def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI) -> list[Path]:
-    """Write stickers, fiducials and guide as A4 PDFs and per-page PNGs; returns the files."""
+    """Write stickers, fiducials, guides and the players' page as A4 PDFs and per-page PNGs; returns the files."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise MarkerOutputError(f"cannot create output folder {out_dir}: {error.strerror}") from None
+    from companion.markers.players import players_page  # it draws on this module's pages
+
     documents = {
         "stickers": sticker_pages(layout.sticker_mm, dpi),
         "fiducials": fiducial_pages(layout, dpi),
         "guide": [guide_page(layout, layout.sticker_mm, dpi)],
         "calibration-sheet": [calibration_sheet_page(dpi)],
+        "players": [players_page(layout, dpi)],
     }
     written = []
     for name, pages in documents.items():

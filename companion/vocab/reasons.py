@@ -183,7 +183,7 @@ _REASONS: dict[Reason, ReasonInfo] = {
         Source.TRACKER, "CARD TWICE", "{cards}: read in two places.", "Remove the extra sticker",
         "The same card id is read in two places: one sticker is on the wrong card, or printed twice."),
     Reason.REVEAL_MISMATCH: ReasonInfo(
-        Source.TRACKER, "NOT FROM CUP", "Not from the cup: {cards}.", "Check the cup cards",
+        Source.TRACKER, "NOT A CUP CARD", "Not from the cup: {cards}.", "Check the cup cards",
         "A card laid out at the end that the game knows to be somewhere else."),
     Reason.RIVER_SPACE: ReasonInfo(
         Source.TRACKER, "RIVER SPACE", "Rivers fill from the left, with no gap.", "Move to space {space}",
