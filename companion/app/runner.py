@@ -377,7 +377,7 @@ class Runner:
             for command in controller.step(self.model, self.buttons.poll(now), now):
                 self._command(command)
             if self.signals is not None:
-                self.signals.show(self.model.warnings, now)
+                self.signals.show((w.id for w in self.model.warnings), now)  # new ones by id
             if self._beats > pinged_beats and (interval is None or now - pinged_at >= min(interval, 1.0)):
                 notify.watchdog()  # the worker turned and the screen is up to date
                 pinged_at, pinged_beats = now, self._beats
