@@ -49,11 +49,12 @@ from companion.app import notify
 from companion.app.camera import Camera, Frame
 from companion.app.session import Session
 from companion.errors import EXIT_TEMPFAIL, CameraLost, CompanionError, DeviceError
+from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.display import CameraStatus as CameraState
 from companion.tracker.display import DisplayModel
 from companion.ui import text as t
 from companion.ui.buttons import Press, Signals
-from companion.ui.controller import AppAction, AppCommand, UiController
+from companion.ui.controller import UiController
 
 log = logging.getLogger("companion.run")
 
@@ -376,7 +377,7 @@ class Runner:
             for command in controller.step(self.model, self.buttons.poll(now), now):
                 self._command(command)
             if self.signals is not None:
-                self.signals.show(self.model.warnings, now)
+                self.signals.show((w.id for w in self.model.warnings), now)  # new ones by id
             if self._beats > pinged_beats and (interval is None or now - pinged_at >= min(interval, 1.0)):
                 notify.watchdog()  # the worker turned and the screen is up to date
                 pinged_at, pinged_beats = now, self._beats

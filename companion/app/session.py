@@ -30,10 +30,10 @@ from companion.app.table import TablePipeline
 from companion.engine import Game, Resync
 from companion.engine.record import record_header
 from companion.tracker.anchor import JoinCounts
-from companion.tracker.display import JOIN_FIELDS, PLAYERS, CameraStatus, DisplayModel, TableWarning
+from companion.tracker.commands import AppAction, AppCommand
+from companion.tracker.display import JOIN_FIELDS, PLAYERS, CameraStatus, DisplayModel
 from companion.tracker.model import display_model
 from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
-from companion.ui.controller import AppAction, AppCommand
 
 if TYPE_CHECKING:
     import numpy as np
@@ -142,7 +142,7 @@ class Session:
         return Applied(command, f"undone: {event}", True)
 
     def _override(self, command: AppCommand) -> Applied:
-        target = _matching(self.tracker.warnings, command.warning)
+        target = _matching(self.tracker.warnings, command.warning_id)
         if target is None:
             return Applied(command, "override: that warning is gone", False)
         tracked: TrackedEvent | None = self.tracker.override(target)
@@ -239,17 +239,13 @@ def _kind(tracked: TrackedEvent) -> Kind:
     return "override" if tracked.forced else "event"
 
 
-def _matching(warnings: list[Warning], shown: TableWarning | None) -> Warning | None:
-    """The tracker's warning behind the one on the screen (the screen has reason, message, fix)."""
-    for warning in warnings:
-        if shown is None or (warning.reason, warning.message, warning.fix) == (shown.reason, shown.message,
-                                                                               shown.fix):
-            return warning
-    return None
+def _matching(warnings: list[Warning], warning_id: str | None) -> Warning | None:
+    """The tracker's warning a command names by its id (None: the oldest)."""
+    return next((w for w in warnings if warning_id is None or w.id == warning_id), None)
 
 
 def _warning_json(warning: Warning) -> dict[str, Any]:
-    return {"reason": warning.reason, "message": warning.message, "fix": warning.fix,
+    return {"id": warning.id, "reason": warning.reason, "message": warning.message, "fix": warning.fix,
             "cards": list(warning.cards), "zone": warning.zone}
 
 

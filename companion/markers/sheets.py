@@ -3,7 +3,7 @@
 Pages are drawn at 600 dpi as bilevel images (crisp edges, lossless CCITT
 in the PDF) so sizes are exact at 100% print scale: a pixel is 25.4/600 mm
 and the PDF page is the A4 sheet. Codes are painted with exact sub-pixel
-geometry (:func:`companion.sim.paint.paint_modules`) before thresholding, so
+geometry (:func:`companion.markers.paint.paint_modules`) before thresholding, so
 each module edge is within half a pixel (0.02 mm) of where it belongs.
 """
 
@@ -28,7 +28,7 @@ from companion.markers.codes import (
     payload_for,
     sticker_modules,
 )
-from companion.sim.paint import paint_modules
+from companion.markers.paint import paint_modules
 from companion.vision.layout import Layout
 from companion.vision.sheet import SHEET_SQUARE_MM, SHEET_SQUARES, sheet_image, sheet_size_mm
 from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm
@@ -334,16 +334,19 @@ def _short(zone: str) -> str:
 
 
 def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI) -> list[Path]:
-    """Write stickers, fiducials and guide as A4 PDFs and per-page PNGs; returns the files."""
+    """Write stickers, fiducials, guides and the players' page as A4 PDFs and per-page PNGs; returns the files."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise MarkerOutputError(f"cannot create output folder {out_dir}: {error.strerror}") from None
+    from companion.markers.players import players_page  # it draws on this module's pages
+
     documents = {
         "stickers": sticker_pages(layout.sticker_mm, dpi),
         "fiducials": fiducial_pages(layout, dpi),
         "guide": [guide_page(layout, layout.sticker_mm, dpi)],
         "calibration-sheet": [calibration_sheet_page(dpi)],
+        "players": [players_page(layout, dpi)],
     }
     written = []
     for name, pages in documents.items():

@@ -19,6 +19,8 @@ from typing import Literal, get_args
 
 from companion.engine.rules import MANDALA
 from companion.errors import DisplayModelError
+from companion.vocab.colors import COLOR_LETTERS, NAME_OF_LETTER
+from companion.vocab.reasons import Reason
 
 Phase = Literal["setup", "play", "destruction", "discard-confirm", "over", "join"]
 PlayerName = Literal["p1", "p2"]
@@ -27,8 +29,11 @@ CameraStatus = Literal["ok", "lost", "not-found"]
 """lost: frames stopped coming; not-found: no camera could be opened yet (none fitted, or busy)."""
 BoardStatus = Literal["ok", "not-found"]
 
-COLOR_LETTERS = "ROYGPK"
-COLOR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "P": "purple", "K": "black"}
+CAMERA_PROBLEMS: dict[CameraStatus, Reason] = {"lost": Reason.CAMERA_LOST, "not-found": Reason.NO_CAMERA}
+BOARD_PROBLEMS: dict[BoardStatus, Reason] = {"not-found": Reason.BOARD_NOT_FOUND}
+"""The reason code the problem screen explains, for each camera and board status but ok."""
+
+COLOR_NAMES = {letter: NAME_OF_LETTER[letter] for letter in COLOR_LETTERS}
 PLAYERS: tuple[PlayerName, PlayerName] = ("p1", "p2")
 HAND_LIMIT = MANDALA.hand_limit
 CARDS = len(MANDALA.cards)
@@ -143,13 +148,18 @@ class GameOver:
 class TableWarning:
     """An illegal move seen on the table.
 
-    ``reason`` is a reason code of interfaces.md section 4 (``"color-rule"``) or
-    a tracker extension; ``message`` says what is wrong, ``fix`` what to do.
+    ``reason`` is a code of :mod:`companion.vocab.reasons` (``"color-rule"``);
+    ``message`` says in full what is wrong (logs, journal), ``fix`` what to do;
+    ``what`` is the short form of ``message`` the 128x64 screen shows. ``id``
+    is the tracker's :attr:`~companion.tracker.tracker.Warning.id`: commands
+    (override, hide) name a warning by it, never by its text.
     """
 
     reason: str
     message: str
     fix: str = ""
+    id: str = ""
+    what: str = ""
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.message} / {self.fix}"

@@ -25,7 +25,8 @@ from companion.tracker.display import (
     TableWarning,
     Winner,
 )
-from companion.tracker.tracker import NOTICE_S, Tracker, short_event
+from companion.tracker.tracker import NOTICE_S, Tracker, Warning, short_event
+from companion.vocab.reasons import warning_text
 
 MANDALA_NAMES: tuple[Literal["m1"], Literal["m2"]] = ("m1", "m2")
 END_REASONS: dict[str, Literal["deck", "river"]] = {"deck": "deck", "river": "river"}
@@ -38,7 +39,7 @@ def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok
     first = PLAYERS[tracker.first_player]
     base = DisplayModel(
         phase="setup", turn=first, deck=108, first_player=first,
-        warnings=tuple(TableWarning(w.reason, w.message, w.fix) for w in tracker.warnings),
+        warnings=tuple(table_warning(w) for w in tracker.warnings),
         camera="ok" if camera_ok else "lost", board="ok" if board_ok else "not-found",
     )
     base = replace(base, notice=_notice(tracker, now), choice=_choice(tracker))
@@ -62,6 +63,13 @@ def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok
     if draw:
         return replace(base, phase="play", turn=drawer, draw=draw)
     return replace(base, phase="play")
+
+
+def table_warning(warning: Warning) -> TableWarning:
+    """A tracker warning as the screens show it: the short texts come from the reason registry."""
+    player = getattr(warning.event, "player", None)
+    text = warning_text(warning.reason, warning.cards, warning.zone, player=player)
+    return TableWarning(warning.reason, warning.message, warning.fix, id=warning.id, what=text.what)
 
 
 def _destruction(game: Game) -> Destruction:

@@ -34,7 +34,6 @@ from companion.engine import (
     Game,
     MountainPlay,
     Phase,
-    Reason,
     Refill,
     Resync,
     Reveal,
@@ -49,6 +48,8 @@ from companion.tracker.anchor import JoinCounts, ended, joined_position, resynce
 from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
+from companion.vocab.reasons import Reason, warning_id, warning_text
+from companion.vocab.reasons import title as reason_title
 
 START_MOUNTAIN = MANDALA.mountain_deal
 MAX_STEPS = 64
@@ -60,23 +61,6 @@ GLIMPSE_KEEP_S = 30.0
 """A card seen for a moment and covered since counts as evidence this long."""
 NOTICE_S = 6.0
 """How long a notice ("CAUGHT UP: 2 moves") stays on the screen."""
-
-
-class TrackerReason:
-    """Reason codes of warnings only a camera can raise, beside the engine's."""
-
-    MOVED_CARD = "moved-card"
-    """A card on the table crossed into another zone outside any play."""
-    UNEXPECTED_CARD = "unexpected-card"
-    """A card appeared where no play puts one (a river outside a claim, a cup)."""
-    DUPLICATE_CARD = "duplicate-card"
-    """The same card id is read in two places at once."""
-    REVEAL_MISMATCH = "reveal-mismatch"
-    """A card in a reveal area that the tracker knows to be somewhere else."""
-    RIVER_SPACE = "river-space"
-    """A claimed river card laid in another space than the leftmost empty one."""
-    UNDONE = "undone"
-    """An event was undone: its cards should go back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +76,11 @@ class Warning:
     frame: int
     event: Event | None = None
     """The event an override applies (None: the override only accepts the table as it is)."""
+
+    @property
+    def id(self) -> str:
+        """Stable while the warning stands: overrides, the screens and the journal name it by this, not its text."""
+        return warning_id(self.frame, self.reason, self.cards)
 
     def __str__(self) -> str:
         return f"{self.reason}@{self.frame}: {self.message} {self.fix}"
@@ -319,16 +308,16 @@ class Tracker:
         view = self.view
         return bool(view.cards) and self._dealt(view) is None
 
-    def override(self, warning: object = None) -> TrackedEvent | None:
+    def override(self, warning: Warning | str | None = None) -> TrackedEvent | None:
         """Accept what a warning complains about: its event is applied anyway.
 
-        ``warning`` is one of :attr:`warnings`, or anything with the same reason and message
-        (the screens' copy of it); by default the oldest warning.
+        ``warning`` is one of :attr:`warnings` or its :attr:`Warning.id` (what the screens
+        and the journal hold); by default the oldest warning. None when there is no such warning.
         """
-        if not self.warnings:
+        key = warning.id if isinstance(warning, Warning) else warning
+        target = next((w for w in self.warnings if key is None or w.id == key), None)
+        if target is None:
             return None
-        key = (getattr(warning, "reason", None), getattr(warning, "message", None))
-        target = next((w for w in self.warnings if (w.reason, w.message) == key), self.warnings[0])
         return self._accept(target)
 
     def _accept(self, target: Warning) -> TrackedEvent | None:
@@ -355,8 +344,8 @@ class Tracker:
         seen = [c for c in cards if c in self.view.cards]
         if seen:
             zone = self.view.cards[seen[0]]
-            self.warnings.append(Warning(TrackerReason.UNDONE, "The last move was undone.",
-                                         f"Take back {' '.join(seen)}.", tuple(seen), zone, self.frame))
+            self.warnings.append(Warning(Reason.UNDONE, "The last move was undone.",
+                                         warning_text(Reason.UNDONE, seen).fix, tuple(seen), zone, self.frame))
         return event
 
     def choose(self, option: int) -> tuple[list[TrackedEvent], list[TrackedEvent]]:
@@ -641,8 +630,8 @@ class Tracker:
         override would), so the plays that follow it are judged against the
         game as it is on the table, not warned one after another.
         """
-        open_warnings = [w for w in self.warnings if w.reason not in (TrackerReason.DUPLICATE_CARD,
-                                                                       TrackerReason.UNDONE)]
+        open_warnings = [w for w in self.warnings if w.reason not in (Reason.DUPLICATE_CARD,
+                                                                       Reason.UNDONE)]
         if not open_warnings or self.game is None:
             return
         arrivals, moved = self._differences(view)  # without the warned cards
@@ -655,7 +644,8 @@ class Tracker:
             tracked = self._accept(warning)
             if tracked is not None:
                 found.events.append(tracked)
-            found.notices.append(Notice("PLAYED ON", f"{warning.reason} left as it lies.", view.time))
+            # The screen names the warning by its registry title (RULE OF COLOR), never by its code.
+            found.notices.append(Notice("PLAYED ON", f"{reason_title(warning.reason)} left as it lies.", view.time))
 
     def _differences(self, view: View) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         """Cards seen off their expected place: new on the table, or moved from another zone; by zone."""
@@ -736,9 +726,9 @@ class Tracker:
         game = self.game
         assert game is not None
         if event is None:
-            self._warn(found, TrackerReason.UNEXPECTED_CARD,
+            self._warn(found, Reason.UNEXPECTED_CARD,
                        f"{_names(cards)} can't go into {zones.describe_zone(zone)} now.",
-                       f"Take back {_names(cards)}.", cards, zone)
+                       warning_text(Reason.UNEXPECTED_CARD, cards).fix, cards, zone)
             return True
         violation = game.validate(event)
         if violation is not None and self._learn_the_turn(event, violation.reason):
@@ -749,7 +739,7 @@ class Tracker:
             found.events.append(self._push(event, self.frame, forced=True))
             return True
         if violation is not None:
-            self._warn(found, violation.reason.value, violation.message, _fix(violation.reason.value, cards),
+            self._warn(found, violation.reason.value, violation.message, warning_text(violation.reason, cards).fix,
                        cards, zone, event)
             return True
         if second_look:
@@ -798,7 +788,7 @@ class Tracker:
 
     def _cascading(self, found: _Pass) -> bool:
         """A new warning while one from an earlier look is still open: the game and the table have parted."""
-        return any(w.frame != self.frame and w.reason not in (TrackerReason.DUPLICATE_CARD, TrackerReason.UNDONE)
+        return any(w.frame != self.frame and w.reason not in (Reason.DUPLICATE_CARD, Reason.UNDONE)
                    for w in self.warnings) and bool(self.events) and self.events[-1].frame > min(
             w.frame for w in self.warnings)
 
@@ -810,9 +800,9 @@ class Tracker:
             return True
         for zone, cards in moved.items():
             origin = zones.expected_zone(game, parse_card(cards[0])) or zone
-            self._warn(found, TrackerReason.MOVED_CARD,
+            self._warn(found, Reason.MOVED_CARD,
                        f"{_names(cards)} moved from {zones.describe_zone(origin)} to {zones.describe_zone(zone)}.",
-                       f"Put {_names(cards)} back.", cards, zone)
+                       warning_text(Reason.MOVED_CARD, cards).fix, cards, zone)
         return True
 
     # -- destruction -----------------------------------------------------------------
@@ -856,9 +846,9 @@ class Tracker:
             expected_space = len(game.river(claimer)) + 1
             violation = game.validate(event)
             if violation is None and ref.space != expected_space:
-                self._warn(found, TrackerReason.RIVER_SPACE,
+                self._warn(found, Reason.RIVER_SPACE,
                            f"{cards[0]} belongs in river space {expected_space}, not {ref.space}.",
-                           f"Move {cards[0]} to space {expected_space}.", cards, zone, event)
+                           warning_text(Reason.RIVER_SPACE, cards, space=expected_space).fix, cards, zone, event)
                 return True
             return self._judge(event, zone, cards, found)
         if ref.kind == "discard":
@@ -1025,9 +1015,9 @@ class Tracker:
             strangers = [c for c in cards if c not in mine]
             if strangers:
                 where = game.describe_location(parse_card(strangers[0]))
-                self._warn(found, TrackerReason.REVEAL_MISMATCH,
+                self._warn(found, Reason.REVEAL_MISMATCH,
                            f"{_names(strangers)} is in {zones.describe_zone(zone)}, but the game says it is {where}.",
-                           "Check the cup cards.", strangers, zone)
+                           warning_text(Reason.REVEAL_MISMATCH, strangers).fix, strangers, zone)
                 return True
         return False
 
@@ -1046,7 +1036,7 @@ class Tracker:
             position = resynced(game, seen, self.last_zone)
         except PositionError:
             return
-        self.warnings = [w for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD]
+        self.warnings = [w for w in self.warnings if w.reason == Reason.DUPLICATE_CARD]
         self.accepted.clear()
         event = Resync(position.text())
         found.events.append(self._push(event, self.frame, forced=True))
@@ -1068,20 +1058,21 @@ class Tracker:
             del self.glimpses[card]
 
     def _clear_put_right(self, view: View) -> list[Warning]:
-        cleared = [w for w in self.warnings if w.reason != TrackerReason.DUPLICATE_CARD
+        cleared = [w for w in self.warnings if w.reason != Reason.DUPLICATE_CARD
                    and not any(view.cards.get(c) == w.zone for c in w.cards)]
         for warning in cleared:
             self.warnings.remove(warning)
         return cleared
 
     def _check_duplicates(self, view: View, found: _Pass) -> None:
-        known = {c for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD for c in w.cards}
+        known = {c for w in self.warnings if w.reason == Reason.DUPLICATE_CARD for c in w.cards}
         for card in sorted(view.duplicates - known):
-            warning = Warning(TrackerReason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
-                              f"Remove the extra {card} sticker.", (card,), "", self.frame)
+            # Not through _warn: a misprinted sticker says nothing of the game and the table parting.
+            warning = Warning(Reason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
+                              warning_text(Reason.DUPLICATE_CARD, (card,)).fix, (card,), "", self.frame)
             self.warnings.append(warning)
             found.warnings.append(warning)
-        for warning in [w for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD]:
+        for warning in [w for w in self.warnings if w.reason == Reason.DUPLICATE_CARD]:
             if not set(warning.cards) & view.duplicates:
                 self.warnings.remove(warning)
 
@@ -1151,14 +1142,3 @@ def _short(event: Event) -> str:
 
 def _names(cards: Sequence[str]) -> str:
     return " ".join(cards)
-
-
-def _fix(reason: str, cards: Sequence[str]) -> str:
-    colors = sorted({color_name(COLOR_OF[parse_card(c)]) for c in cards})
-    what = f"the {colors[0]} card" if len(cards) == 1 else f"the {' and '.join(colors)} cards"
-    if reason == "mountain-one-card":
-        return "Leave only one card in the mountain."
-    if reason == "draw-count":
-        return "Draw the right number of cards."
-    return f"Take back {what} ({_names(cards)})."
-

@@ -2,7 +2,7 @@
 
 It owns the :class:`~companion.ui.state.UiState` and the idle timers, turns
 presses into ui changes (page, menu, hidden warnings, brightness) or into
-:class:`AppCommand` values that it returns for the app to act on: the ui never
+:class:`~companion.tracker.commands.AppCommand` values that it returns for the app to act on: the ui never
 decides game logic. It redraws only when the model or the ui state changed,
 and cares for the OLED: dim after idle, blank after longer idle, shift the
 layout by a pixel now and then; any model change or press wakes it.
@@ -14,14 +14,14 @@ Typical loop (the app's)::
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from PIL import Image
 
-from companion.tracker.display import JOIN_FIELDS, JOIN_LIMITS, DisplayModel, PlayerName, TableWarning
+from companion.tracker.commands import AppAction, AppCommand
+from companion.tracker.display import JOIN_FIELDS, JOIN_LIMITS, DisplayModel, PlayerName
 from companion.ui.buttons import Command, Context, Press, command_for
 from companion.ui.screens import Screen, active_warnings, render, screen_for
 from companion.ui.state import (
@@ -42,36 +42,6 @@ class Display(Protocol):
     def contrast(self, level: int) -> None: ...
     def show(self) -> None: ...
     def hide(self) -> None: ...
-
-
-class AppAction(enum.Enum):
-    UNDO = "undo"
-    OVERRIDE = "override"
-    CONFIRM_DISCARD = "confirm-discard"
-    NEW_GAME = "new-game"
-    FIRST_PLAYER = "first-player"
-    RESTART = "restart"
-    POWER_OFF = "power-off"
-    JOIN = "join"
-    CHOOSE = "choose"
-
-
-@dataclass(frozen=True, slots=True)
-class AppCommand:
-    """A request for the app: the game changes only through these."""
-
-    action: AppAction
-    count: int | None = None
-    """A discard count; for a choice, the option taken (0 keeps what was applied)."""
-    player: PlayerName | None = None
-    warning: TableWarning | None = None
-    values: tuple[int, ...] | None = None
-    """A join's values, in the order of ``JOIN_FIELDS`` (turn 0 is p1)."""
-
-    def __str__(self) -> str:
-        extra = [f"{k}={v}" for k, v in (("count", self.count), ("player", self.player),
-                                          ("warning", self.warning), ("values", self.values)) if v is not None]
-        return " ".join([self.action.value, *extra])
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +109,7 @@ class UiController:
         elif model.join.requested and self.state.join_step is None:
             self.state = replace(self.state, join_step=0, join_values=model.join.values)  # asked at once
         # Forget hidden warnings the table has put right, so a repeat shows again.
-        acknowledged = self.state.acknowledged & frozenset(model.warnings)
+        acknowledged = self.state.acknowledged & frozenset(w.id for w in model.warnings)
         count = None if discard_changed else self.state.discard_count
         self.state = replace(self.state, acknowledged=acknowledged, discard_count=count)
         self._wake(now)
@@ -235,7 +205,7 @@ class UiController:
     def _acknowledge(self) -> list[AppCommand]:
         shown = active_warnings(self.model, self.state)
         if shown:
-            self.state = replace(self.state, acknowledged=self.state.acknowledged | {shown[0]})
+            self.state = replace(self.state, acknowledged=self.state.acknowledged | {shown[0].id})
         return []
 
     def _show_warnings(self) -> list[AppCommand]:
@@ -327,7 +297,7 @@ class UiController:
     def _app_command(self, command: Command) -> list[AppCommand]:
         if command is Command.OVERRIDE:
             shown = active_warnings(self.model, self.state)
-            return [AppCommand(AppAction.OVERRIDE, warning=shown[0])] if shown else []
+            return [AppCommand(AppAction.OVERRIDE, warning_id=shown[0].id)] if shown else []
         if command is Command.FIRST_PLAYER:
             return [AppCommand(AppAction.FIRST_PLAYER, player=_other(self.model.first_player))]
         simple = {Command.UNDO: AppAction.UNDO, Command.NEW_GAME: AppAction.NEW_GAME,

@@ -21,6 +21,8 @@ from companion.tracker.display import (
 )
 from companion.ui.screens import CalibrationVerdict
 from companion.ui.state import MENU_ITEMS, MenuItem, Page, UiState
+from companion.vocab import zones
+from companion.vocab.reasons import Reason, warning_id, warning_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,14 +40,19 @@ MIDGAME = DisplayModel(
     players=(PlayerView(hand=6, score=14, unknown_cup=2, river="ROY"),
              PlayerView(hand=7, score=9, unknown_cup=2, river="GK")),
 )
-COLOR_RULE = TableWarning(
-    reason="color-rule",
-    message="Red is already in P2's field of M1",
-    fix="Take back the red card",
-)
-OUT_OF_TURN = TableWarning(
-    reason="not-your-turn", message="It is P1's turn, P2 played", fix="P2: take the card back"
-)
+
+
+def _warning(code: Reason, cards: tuple[str, ...], zone: str, frame: int, message: str,
+             player: int | None = None) -> TableWarning:
+    """A warning as the tracker makes it (:func:`companion.tracker.model.table_warning`)."""
+    text = warning_text(code, cards, zone, player=player)
+    return TableWarning(code, message, text.fix, id=warning_id(frame, code, cards), what=text.what)
+
+
+COLOR_RULE = _warning(Reason.COLOR_RULE, ("R04",), zones.field(0, 1), 812,
+                      "Red can't go into player 2's field of mandala 1: red is already in the mountain.", 1)
+OUT_OF_TURN = _warning(Reason.NOT_YOUR_TURN, ("G11",), zones.field(1, 1), 815,
+                       "It is player 1's turn, not player 2's.", 1)
 
 
 def _menu_at(item: MenuItem) -> UiState:
@@ -59,7 +66,7 @@ SAMPLES: tuple[Sample, ...] = (
     Sample("main-hidden-warning", "A warning was hidden with A: the badge shows 1 still open",
            DisplayModel(phase="play", turn="p1", draw=2, deck=61, players=MIDGAME.players,
                         warnings=(COLOR_RULE,)),
-           UiState(acknowledged=frozenset({COLOR_RULE}))),
+           UiState(acknowledged=frozenset({COLOR_RULE.id}))),
     Sample("table", "Hands, scores and rivers: filled spaces show the color letter",
            MIDGAME, UiState(page=Page.TABLE)),
     Sample("status", "Camera and board seen, brightness, how to open the menu",
@@ -115,11 +122,11 @@ SAMPLES: tuple[Sample, ...] = (
     Sample("join-question", "Joining: each value not given is set with A and B, C goes on (here 3 of 6)",
            DisplayModel(phase="join", turn="p1", deck=108, join=JoinOffer((0, 6, 7, 4, 3, 41))),
            UiState(join_step=2, join_values=(0, 6, 7, 4, 3, 41))),
-    Sample("camera-lost", "No frames from the camera: tracking paused",
+    Sample(Reason.CAMERA_LOST, "No frames from the camera: tracking paused",
            DisplayModel(phase="play", turn="p1", deck=61, camera="lost")),
     Sample("camera-not-found", "No camera could be opened (none fitted, or busy): the service retries",
            DisplayModel(phase="setup", turn="p1", camera="not-found")),
-    Sample("board-not-found", "Camera works but cannot find the playmat",
+    Sample(Reason.BOARD_NOT_FOUND, "Camera works but cannot find the playmat",
            DisplayModel(phase="play", turn="p1", deck=61, board="not-found")),
 )
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from companion.tracker.display import (
+    BOARD_PROBLEMS,
+    CAMERA_PROBLEMS,
     COLOR_NAMES,
     JOIN_FIELDS,
     PLAYERS,
@@ -34,6 +36,7 @@ from companion.tracker.display import (
 )
 from companion.ui import text as t
 from companion.ui.state import BRIGHTNESS_LEVELS, DANGEROUS_ITEMS, MENU_ITEMS, MenuItem, Page, UiState
+from companion.vocab import reasons
 
 SIZE = (128, 64)
 Size = tuple[int, int]
@@ -60,30 +63,8 @@ class Screen(enum.Enum):
 _PAGE_SCREENS = {Page.MAIN: Screen.MAIN, Page.TABLE: Screen.TABLE, Page.STATUS: Screen.STATUS}
 _PHASE_SCREENS = {"setup": Screen.SETUP, "destruction": Screen.DESTRUCTION, "over": Screen.OVER}
 
-# Plain titles for reason codes (interfaces.md section 4 plus tracker extensions);
-# at most 13 characters so they fit the title line beside an "n/m" counter.
-WARNING_TITLES = {
-    "color-rule": "RULE OF COLOR",
-    "not-your-turn": "NOT YOUR TURN",
-    "wrong-phase": "NOT NOW",
-    "card-not-in-hand": "UNKNOWN CARD",
-    "mountain-one-card": "ONE CARD ONLY",
-    "mixed-colors": "MIXED COLORS",
-    "own-field-only": "OWN FIELD",
-    "must-keep-one-card": "KEEP ONE CARD",
-    "color-not-in-mountain": "NOT CLAIMABLE",
-    "river-card": "RIVER CARD",
-    "wrong-claimer": "NOT YOUR PICK",
-    "duplicate-card": "CARD TWICE",
-    "card-from-nowhere": "CARD FROM NOWHERE",
-    "draw-count": "DRAW COUNT",
-    "refill-count": "REFILL COUNT",
-    "game-over": "GAME IS OVER",
-}
-
-
 def active_warnings(model: DisplayModel, ui: UiState) -> tuple[TableWarning, ...]:
-    return tuple(w for w in model.warnings if w not in ui.acknowledged)
+    return tuple(w for w in model.warnings if w.id not in ui.acknowledged)
 
 
 def _hidden(model: DisplayModel, ui: UiState) -> int:
@@ -170,8 +151,9 @@ def _player_label(player: PlayerName) -> str:
 
 
 def _score_line(name: PlayerName, view: PlayerView) -> str:
-    unseen = f" +{view.unknown_cup} unseen" if view.unknown_cup else ""
-    return f"{_player_label(name)} {view.score:>2} pts{unseen}"
+    # The cup cards dealt face down at the start count only once they are shown at the end.
+    in_cup = f" +{view.unknown_cup} in cup" if view.unknown_cup else ""
+    return f"{_player_label(name)} {view.score:>2} pts{in_cup}"
 
 
 def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE, *,
@@ -196,7 +178,7 @@ def draw_table(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE
     """Each player's hand, score and river, the river as six numbered spaces."""
     for row, (name, view) in enumerate(zip(PLAYERS, model.players, strict=True)):
         y = row * 31
-        line = f"{_player_label(name)} hand {view.hand}  {view.score} pts +{view.unknown_cup}?"
+        line = f"{_player_label(name)} hand {view.hand}  {view.score} pts"
         t.text(draw, (1, y), line, t.SMALL)
         _river(draw, (1, y + 13), view.river)
 
@@ -269,7 +251,7 @@ def draw_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE)
         # Until the starting cup cards are seen, no winner: ask for the reveal.
         t.centered(draw, 16, "SHOW CUPS", t.LARGE, width)
         t.centered(draw, 39, f"so far P1 {over.scores[0]}  P2 {over.scores[1]}", t.SMALL, width)
-        t.centered(draw, 51, f"{over.unknown} cup cards unseen", t.SMALL, width)
+        t.centered(draw, 51, f"{over.unknown} cup cards to show", t.SMALL, width)
         return
     t.centered(draw, 16, _winner_text(over), t.LARGE, width)
     scores = f"P1 {over.scores[0]} pts  P2 {over.scores[1]} pts"
@@ -340,12 +322,52 @@ def draw_join_question(draw: ImageDraw.ImageDraw, offer: JoinOffer, step: int,
 
 
 def warning_title(reason: str) -> str:
-    return WARNING_TITLES.get(reason, reason.replace("-", " ").upper())
+    """The reason's title from the registry (:mod:`companion.vocab.reasons`)."""
+    return reasons.title(reason)
+
+
+FIX_COLUMNS, FIX_ROWS = 15, 2
+"""The fix: what to do, in medium letters (the first thing a player reads)."""
+WHAT_COLUMNS = 20
+"""What is wrong, in small letters below the fix."""
+TITLE_COLUMNS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class WarningLayout:
+    """The lines of a warning screen, and whether everything fit without a cut."""
+
+    title: str
+    fix: tuple[str, ...]
+    what: tuple[str, ...]
+    fits: bool
+
+
+def warning_layout(warning: TableWarning, size: Size = SIZE, *, count: int = 1) -> WarningLayout:
+    """Lay a warning out: title bar, the fix in two medium lines, what is wrong in small lines below.
+
+    ``what`` is the registry's short text; a warning without one (a code this
+    version does not know) shows its full message, cut if it must be.
+    """
+    height = size[1]
+    title = warning_title(warning.reason)
+    title_columns = TITLE_COLUMNS - 4 if count > 1 else TITLE_COLUMNS
+    fix_all = t.wrap_all(warning.fix, FIX_COLUMNS)
+    fix = fix_all[:FIX_ROWS]
+    what_rows = max(0, (height - 1 - (12 + max(1, len(fix)) * 14)) // 11)
+    what_all = t.wrap_all(warning.what or warning.message, WHAT_COLUMNS)
+    fits = (len(title) <= title_columns and len(fix_all) <= FIX_ROWS and len(what_all) <= what_rows
+            and all(len(line) <= FIX_COLUMNS for line in fix_all)
+            and all(len(line) <= WHAT_COLUMNS for line in what_all))
+    if fits:
+        return WarningLayout(title, tuple(fix), tuple(what_all), True)
+    return WarningLayout(t.fit(title, title_columns), tuple(t.wrap(warning.fix, FIX_COLUMNS, FIX_ROWS)),
+                         tuple(t.wrap(warning.what or warning.message, WHAT_COLUMNS, what_rows)), False)
 
 
 def draw_warning(draw: ImageDraw.ImageDraw, warning: TableWarning, size: Size = SIZE, *,
                  count: int = 1, inverted: bool = True) -> None:
-    """An illegal move: title, the fix in medium letters, then why, in small ones.
+    """An illegal move: title, the fix in medium letters, then what is wrong, in small ones.
 
     ``inverted`` is the blink phase: the caller alternates it so the warning
     catches the eye across the table.
@@ -356,33 +378,34 @@ def draw_warning(draw: ImageDraw.ImageDraw, warning: TableWarning, size: Size = 
         draw.rectangle((0, 0, width - 2, height - 2), fill=1)
     # Title in a bar of the opposite color, so it stands out in both blink phases.
     draw.rectangle((0, 0, width - 2, 10), fill=ink)
-    title = warning_title(warning.reason)
-    t.text(draw, (2, 1), t.fit(title, 16 if count > 1 else 20), t.SMALL, fill=paper)
+    layout = warning_layout(warning, size, count=count)
+    t.text(draw, (2, 1), layout.title, t.SMALL, fill=paper)
     if count > 1:
         t.right(draw, 1, f"1/{count}", t.SMALL, width - 2, fill=paper)
-    fix_lines = t.wrap(warning.fix, 15, 2)
-    for index, line in enumerate(fix_lines):
+    for index, line in enumerate(layout.fix):
         t.text(draw, (2, 12 + index * 14), line, t.MEDIUM, fill=ink)
-    y = 12 + len(fix_lines) * 14
-    message_rows = max(0, (height - 1 - y) // 11)
-    for index, line in enumerate(t.wrap(warning.message, 20, message_rows)):
+    y = 12 + max(1, len(layout.fix)) * 14
+    for index, line in enumerate(layout.what):
         t.text(draw, (2, y + index * 11), line, t.SMALL, fill=ink)
-
-
-_PROBLEM_TEXT = {
-    "lost": ("CAMERA LOST", "Check the camera cable. Tracking is paused."),
-    "not-found": ("NO CAMERA", "Camera not found. Check its cable and power; retrying."),
-    "board": ("BOARD NOT FOUND", "Keep the mat corners in view. Tracking is paused."),
-}
 
 
 def draw_problem(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
     """The camera or the playmat is not seen: nothing on the table is being tracked."""
     width = size[0]
-    title, hint = _PROBLEM_TEXT[model.camera if model.camera != "ok" else "board"]
+    code = CAMERA_PROBLEMS[model.camera] if model.camera != "ok" else BOARD_PROBLEMS[model.board]
+    title, lines = problem_lines(code)
     _inverted_line(draw, 0, title, width, spec=t.MEDIUM)
-    for index, line in enumerate(t.wrap(hint, 21, 3)):
-        t.text(draw, (1, 21 + index * 12), line, t.SMALL)
+    for index, line in enumerate(lines[:PROBLEM_ROWS]):
+        t.text(draw, (1, 21 + index * 12), t.fit(line, PROBLEM_COLUMNS), t.SMALL)
+
+
+PROBLEM_COLUMNS, PROBLEM_ROWS = 21, 3
+
+
+def problem_lines(code: str) -> tuple[str, list[str]]:
+    """The problem screen's title and lines for a camera or board reason: the fix, then what is wrong."""
+    text = reasons.warning_text(code)
+    return text.title, t.wrap_all(f"{text.fix}. {text.what}", PROBLEM_COLUMNS)
 
 
 def draw_status(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE, *,
