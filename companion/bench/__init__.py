@@ -13,4 +13,5 @@ TARGETS: dict[str, str] = {
     "run": "companion.bench.run",
     "restart": "companion.bench.restart",
     "teach": "companion.bench.teach",
+    "markers": "companion.bench.markers",
 }

@@ -30,7 +30,7 @@ from typing import Any
 
 from companion.app.journal import Journal
 from companion.app.session import Session
-from companion.bench.table import _use_every_core, add_watch_arguments
+from companion.bench.table import Job, _use_every_core, add_watch_arguments
 from companion.sim.scene import parse_resolution
 from companion.sim.script import GameScript, Shot
 from companion.sim.styles import STYLES, lay_game
@@ -50,15 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @dataclass(frozen=True)
-class Run:
-    """One watch of a game: from ``start`` (frame) on, resuming the journal in ``state``."""
+class Run(Job):
+    """One watch of a game (a :class:`Job`): from ``start`` (frame) on, resuming the journal in ``state``."""
 
-    style: str
-    seed: int
-    fps: float
-    resolution: tuple[int, int]
-    settle: float
-    ideal: bool
     state: str
     start: int = 0
     killed: int = 0

@@ -72,12 +72,16 @@ def run_replay(args: argparse.Namespace) -> int:
             progress.update(1)
         if source.skipped:
             print(f"{args.input}: {source.skipped} unreadable frame(s) skipped", file=sys.stderr)
+        recorded = source.recorded_fps() or _script_fps(args.input)
     game = pipeline.tracker.game
     result: dict[str, Any] = {
         "events": [{"frame": frame, "event": event} for frame, event in log.events],
         "warnings": [{"frame": w.frame, "reason": w.reason, "message": w.message} for w in log.warnings],
         "final": None if game is None else summary(game),
     }
+    hint = frame_rate_hint(args.fps, log.frames, len(log.events), game is None, args.settle, recorded)
+    if hint is not None:
+        print(f"replay: {hint}", file=sys.stderr)
     if args.json:
         print(json.dumps(result))
     else:
@@ -87,6 +91,53 @@ def run_replay(args: argparse.Namespace) -> int:
             print(f"frame {warning.frame}: warning {warning.reason}: {warning.message}")
         print(f"{log.frames} frames; final: {json.dumps(result['final'])}")
     return 0
+
+
+RATE_MISMATCH = 0.1
+"""A recorded frame rate this far (relatively) from --fps is named."""
+FASTEST_EVENTS_PER_S = 2.0
+"""Two players make at most a move or two a second, and never for long (a draw and a play are two events)."""
+SLOWEST_EVENT_GAP_S = 300.0
+"""Five minutes on average between events is no game anyone plays."""
+
+
+def frame_rate_hint(fps: float, frames: int, events: int, no_game: bool, settle_s: float,
+                    recorded_fps: float | None) -> str | None:
+    """One line saying why ``--fps`` looks wrong for these frames, or None when nothing does.
+
+    Time in a replay is the frame's index over ``--fps``: a rate too high
+    makes every stillness too short to settle (nothing happens, or the game
+    races), a rate too low makes a hand passing over count as a move and the
+    game last for hours.
+    """
+    if recorded_fps is not None and abs(recorded_fps - fps) > RATE_MISMATCH * recorded_fps:
+        return (f"the input was recorded at {recorded_fps:g} frames a second but --fps is {fps:g}: every time "
+                f"is off {max(fps, recorded_fps) / min(fps, recorded_fps):.1f} times; replay with --fps "
+                f"{recorded_fps:g}")
+    seconds = frames / fps
+    if no_game and frames >= 20 and seconds >= 10 * settle_s:
+        return (f"{frames} frames read ({seconds:.0f} s at --fps {fps:g}) and no game seen: if the frames were "
+                f"taken at another rate, say it with --fps (a rate too high and nothing stays still "
+                f"{settle_s:g} s)")
+    if events >= 10 and events / seconds > FASTEST_EVENTS_PER_S:
+        return (f"{events} events in {seconds:.0f} s at --fps {fps:g}, faster than people play: were the "
+                f"frames taken at a lower rate than --fps?")
+    if events >= 5 and seconds / events > SLOWEST_EVENT_GAP_S:
+        return (f"{events} events in {seconds / 60:.0f} min at --fps {fps:g}, slower than people play: were "
+                f"the frames taken at a higher rate than --fps?")
+    return None
+
+
+def _script_fps(frames: Path) -> float | None:
+    """The rate ``companion sim game`` wrote beside its frames (script.json), if this is such a folder."""
+    script = frames.parent / "script.json"
+    if not frames.is_dir() or not script.is_file():
+        return None
+    try:
+        fps = json.loads(script.read_text(encoding="utf-8")).get("fps")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(fps) if isinstance(fps, (int, float)) and fps > 0 else None
 
 
 def run_sim_game(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from PIL import Image
 
 from companion.engine import Game
-from companion.markers.sheets import DEFAULT_DPI, MARGIN_MM, _Page
+from companion.markers.sheets import A4_MM, DEFAULT_DPI, MARGIN_MM, _Page
 from companion.ui.buttons import KEYMAP, Command, Context
 from companion.vision.layout import Layout
 from companion.vocab import zones
@@ -69,9 +69,12 @@ PUTTING_RIGHT = (
 )
 
 
-def players_page(layout: Layout, dpi: int = DEFAULT_DPI) -> Image.Image:
-    """The one-page guide: the mat, table habits, buttons, warnings, putting things right."""
-    page = _Page(dpi)
+def players_page(layout: Layout, dpi: int = DEFAULT_DPI, paper: tuple[float, float] = A4_MM) -> Image.Image:
+    """The one-page guide on ``paper``: the mat, table habits, buttons, warnings, putting things right.
+
+    Laid out within :data:`PRINTABLE_MM`, so the same page fits A4 and US Letter.
+    """
+    page = _Page(dpi, paper)
     x = MARGIN_MM
     page.text(x, MARGIN_MM, "Mandala Table Companion: how to play with it", 6.0)
     bottom = _mat_sketch(page, layout, x, MARGIN_MM + 14, 104.0)

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from companion.sim.scene import PlacedCard
+from companion.sim.scene import PlacedCard, SceneError
 from companion.vision.layout import Fiducial, Layout, Point, Polygon, polygon_centroid, polygons_overlap
 from companion.vocab import zones as zones_vocab
 from companion.vocab.zones import RIVER_SPACES
@@ -107,14 +107,18 @@ def stick_fiducials(mat: Layout, rng: np.random.Generator, side_mm: float = 30.0
     corners = ((0, 0), (1, 0), (1, 1), (0, 1))
     placed = []
     for fiducial_id, (right, down) in zip(ids, corners, strict=False):
-        for attempt in range(200):
-            reach = 12 + attempt * 0.5  # further in only when the corner is crowded
+        for attempt in range(1000):
+            # Further in only when the corner is crowded (along one edge or the other, as a hand finds room).
+            reach = 12 + attempt * 0.5
             inset_x, inset_y = (outer + float(rng.uniform(2, reach)) for _ in range(2))
             x = width - inset_x if right else inset_x
             y = height - inset_y if down else inset_y
             square = Fiducial(fiducial_id, (x, y), side_mm * 8 / 6 + 6).corners_mm()
-            if not any(polygons_overlap(square, zone) for zone in mat.zones.values()):
+            inside = outer <= x <= width - outer and outer <= y <= height - outer
+            if inside and not any(polygons_overlap(square, zone) for zone in mat.zones.values()):
                 break
+        else:
+            raise SceneError(f"mat {mat.name!r}: no room for fiducial {fiducial_id} clear of the printed spaces")
         placed.append(Fiducial(fiducial_id, (round(x, 2), round(y, 2)), side_mm))
     return Layout(mat.name, mat.size_mm, mat.card_mm, mat.sticker_mm, tuple(placed), mat.zones)
 
