@@ -38,6 +38,7 @@ from companion.vision.observation import FrameObservation
 from companion.vision.pipeline import VisionPipeline
 from companion.vision.sheet import SheetView, find_sheet
 from companion.vision.stickers import QR_MODULES, STICKER_MODULES, stickers_clash
+from companion.vocab.reasons import Reason
 
 # Decoders read reliably from about 3 px per module (hardware/camera.md,
 # ../shared/notes/vision-anchors.md): the camera mode and sticker size are chosen for that.
@@ -477,12 +478,12 @@ def _soft_zones_problem(calibration: Calibration) -> Problem:
 def _board_problem(layout: Layout, observation: FrameObservation) -> Problem:
     seen = observation.board.fiducials
     if not seen:
-        return Problem("board-not-found", "no fiducial seen",
+        return Problem(Reason.BOARD_NOT_FOUND, "no fiducial seen",
                        "point the camera at the mat, light it, and uncover the markers", "Point camera at the mat")
     missing = [f.id for f in layout.fiducials if f.id not in seen]
     places = ", ".join(f"{fid} ({_place_name(layout, fid)})" for fid in missing[:4])
     more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
-    return Problem("board-not-found", f"board not found: fiducials {places}{more} not seen",
+    return Problem(Reason.BOARD_NOT_FOUND, f"board not found: fiducials {places}{more} not seen",
                    "put the whole mat in view and clear its corners", "Show the whole mat")
 
 

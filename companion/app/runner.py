@@ -49,11 +49,12 @@ from companion.app import notify
 from companion.app.camera import Camera, Frame
 from companion.app.session import Session
 from companion.errors import EXIT_TEMPFAIL, CameraLost, CompanionError, DeviceError
+from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.display import CameraStatus as CameraState
 from companion.tracker.display import DisplayModel
 from companion.ui import text as t
 from companion.ui.buttons import Press, Signals
-from companion.ui.controller import AppAction, AppCommand, UiController
+from companion.ui.controller import UiController
 from companion.ui.i18n import _
 
 if TYPE_CHECKING:
@@ -416,7 +417,7 @@ class Runner:
             for command in controller.step(self.model, self.buttons.poll(now), now):
                 self._command(command)
             if self.signals is not None:
-                self.signals.show(self.model.warnings, now)
+                self.signals.show((w.id for w in self.model.warnings), now)  # new ones by id
             if self._beats > pinged_beats and (interval is None or now - pinged_at >= min(interval, 1.0)):
                 notify.watchdog()  # the worker turned and the screen is up to date
                 pinged_at, pinged_beats = now, self._beats
@@ -488,13 +489,17 @@ def _quietly(close: Callable[[], object] | None) -> None:
 # -- building it from the configuration ------------------------------------------------------
 
 
-def build(config: Any, *, recorded_fps: float | None = None, calibration: Path | None = None) -> Runner:
+def build(config: Any, *, recorded_fps: float | None = None, calibration: Path | None = None,
+          join: Any = None) -> Runner:
     """The runner a configuration describes: camera, lens, layout, tracker, journal (resumed), panel, buttons.
 
     ``recorded_fps``: for a path source, the rate its frames were taken at (the
     tracker's clock); default the pacing, or 10 when the pacing is 0.
     ``calibration``: the calibration file whose lens model vision maps through
-    (default: :func:`companion.app.calibrate.lens_for_run`'s choice).
+    (default: :func:`companion.app.calibrate.lens_for_run`'s choice). ``join``
+    (:class:`~companion.tracker.anchor.JoinCounts`): join the game on the table
+    instead of resuming; values not given are asked on the panel, or estimated
+    without one.
     """
     from companion.app.calibrate import lens_for_run
     from companion.app.journal import Journal
@@ -516,6 +521,8 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
         log.warning("journal: %s", finding)
     session = Session(pipeline, journal)
     session.resume()
+    if join is not None:
+        session.join(join, ask=config.display.display not in ("none", "dummy"))
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)
     log.info("camera %s (lens %s), display %s, journal %s", settings.source,
              "a pinhole" if lens is None else f"{lens.name}, k1 {lens.distortion[0]:.3f}", config.display.display,

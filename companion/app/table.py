@@ -29,6 +29,9 @@ class TableLog:
     frames: int = 0
 
     def add(self, update: Update) -> None:
+        for _ in update.undone:  # a play taken back at the table leaves the record
+            if self.events:
+                self.events.pop()
         self.events += [(e.frame, e.event.to_json()) for e in update.events]
         self.warnings += list(update.warnings)
 

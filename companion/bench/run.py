@@ -283,10 +283,10 @@ def journal_costs(folder: Path, games: int = 3) -> dict[str, Any]:
     """Every write of ``games`` whole games timed (ledger, commit, checkpoint), and the WAL per entry."""
     from companion.app.journal import Journal
     from companion.engine import play_random_game, table_record
-    from companion.engine.record import header_json
+    from companion.engine.record import record_header
 
     record = table_record(play_random_game(random.Random(0)))  # 118 events
-    header, lines = header_json(record.setup, True), [str(event) for _, event in record.events]
+    header, lines = record_header(record.new_game(), True), [str(event) for _, event in record.events]
     with Journal.open(folder / "games") as journal:
         for _ in range(games):
             game = journal.start_game_from_header(header)

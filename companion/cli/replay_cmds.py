@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli.join_args import add_join_arguments, join_counts
 from companion.cli.progress import add_quiet
 from companion.sim.styles import STYLES
 
@@ -22,6 +23,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument("--layout", type=Path, default=None, help="playmat layout (default: the bundled one)")
     replay.add_argument("--settle", type=float, default=1.0, help="settle time in seconds (default 1.0)")
     replay.add_argument("--decoder", default=None, help="QR decoder: zxing (default) or pyzbar")
+    add_join_arguments(replay)
     replay.add_argument("--calibration", type=Path, default=None, metavar="FILE",
                         help="calibration file of the camera that took the frames (companion calibrate --out "
                              "FILE): points are mapped through its lens model (default: none, a pinhole)")
@@ -51,11 +53,14 @@ def run_replay(args: argparse.Namespace) -> int:
 
     check_number("--fps", args.fps, FPS_RANGE)
     check_number("--settle", args.settle, SETTLE_RANGE)
+    join = join_counts(args)
     from companion.vision.lens import load_lens
 
     lens = None if args.calibration is None else load_lens(args.calibration)
     pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
                              first_player=0 if args.first_player == "p1" else 1, lens=lens)
+    if join is not None:
+        pipeline.tracker.request_join(join)  # no display to ask: values not given are estimated
     from companion.cli.progress import bar
 
     log = TableLog()

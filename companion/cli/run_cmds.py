@@ -10,6 +10,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from companion.app.config import LOG_LEVELS
+from companion.cli.join_args import add_join_arguments, join_counts
 
 if TYPE_CHECKING:
     from companion.app.config import Config
@@ -43,6 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="with --camera and the phone view: keep it up S seconds after the end of the input "
                              "(default 3)")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default=None, help="default: logging.level")
+    add_join_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -52,11 +54,12 @@ def run(args: argparse.Namespace) -> int:
     from companion.app.runner import build
 
     _check(args)  # before the log is set up: bad arguments are one line, not log lines
+    join = join_counts(args)
     config = _with_overrides(load_config(args.config), args)
     setup_logging(args.log_level or config.logging.level)
     # systemd stops us with SIGTERM: unwind like an exit, so the screen says "stopped".
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    runner = build(config, recorded_fps=args.recorded_fps, calibration=args.calibration)
+    runner = build(config, recorded_fps=args.recorded_fps, calibration=args.calibration, join=join)
     if args.web_linger is not None:
         runner.options = replace(runner.options, web_linger_s=args.web_linger)
     return runner.run()

@@ -6,7 +6,7 @@ and the PDF page is the sheet of paper. Everything a person needs once a
 piece is cut out is printed inside its cut: a sticker's card id, color name
 and which way it goes (a label strip below its quiet zone, which stays
 clear), a fiducial's id and which edge faces player 1. Codes are painted with exact sub-pixel
-geometry (:func:`companion.sim.paint.paint_modules`) before thresholding, so
+geometry (:func:`companion.markers.paint.paint_modules`) before thresholding, so
 each module edge is within half a pixel (0.02 mm) of where it belongs.
 """
 
@@ -33,7 +33,7 @@ from companion.markers.codes import (
     sticker_cut_mm,
     sticker_modules,
 )
-from companion.sim.paint import paint_modules
+from companion.markers.paint import paint_modules
 from companion.vision.layout import Layout
 from companion.vision.sheet import SHEET_SQUARE_MM, SHEET_SQUARES, sheet_image, sheet_size_mm
 from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm
@@ -426,17 +426,21 @@ def _short(zone: str) -> str:
 
 
 def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI, paper: str = "a4") -> list[Path]:
-    """Write stickers, fiducials and guide as PDFs and per-page PNGs on ``paper`` (a4, letter); returns the files."""
+    """Write stickers, fiducials, guide, calibration sheet and the players' page as PDFs and per-page PNGs on
+    ``paper`` (a4, letter); returns the files."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise MarkerOutputError(f"cannot create output folder {out_dir}: {error.strerror}") from None
+    from companion.markers.players import players_page  # it draws on this module's pages
+
     size = PAPERS[paper]
     documents = {
         "stickers": sticker_pages(layout.sticker_mm, dpi, size),
         "fiducials": fiducial_pages(layout, dpi, size),
         "guide": [guide_page(layout, layout.sticker_mm, dpi, size)],
         "calibration-sheet": [calibration_sheet_page(dpi, size)],
+        "players": [players_page(layout, dpi, size)],
     }
     written = []
     for name, pages in documents.items():

@@ -7,7 +7,7 @@ The pipeline, chosen for speed and for honest pixels:
    warped into the frame with the camera homography;
 2. each card (and foreign code) is drawn once into its own texture, its
    sticker's modules painted with exact area coverage
-   (:mod:`companion.sim.paint`), and warped straight into the frame with the
+   (:mod:`companion.markers.paint`), and warped straight into the frame with the
    composed card -> mat -> image homography, so every card is resampled once,
    near 1:1, with anti-aliased edges; later cards cover earlier ones;
 3. a hand and its shadow; then the camera model of :mod:`companion.sim.optics`
@@ -53,6 +53,7 @@ from companion.markers.codes import (
     sticker_cut_mm,
     sticker_modules,
 )
+from companion.markers.paint import paint_modules
 from companion.sim.optics import (
     Cloth,
     SceneCamera,
@@ -63,9 +64,9 @@ from companion.sim.optics import (
     resample,
     to_frame,
 )
-from companion.sim.paint import paint_modules
 from companion.vision.layout import Layout, Point, Polygon
 from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm
+from companion.vocab import zones as zone_names
 
 if TYPE_CHECKING:
     from cv2.typing import MatLike
@@ -535,7 +536,7 @@ def _mat_texture(layout: Layout, scale: float) -> Image:
     width, height = round(layout.size_mm[0] * scale), round(layout.size_mm[1] * scale)
     texture = _linen((height, width), scale)
     thickness = max(1, round(0.8 * scale))
-    for mandala in ("m1", "m2"):
+    for mandala in (0, 1):
         _draw_mandala(texture, layout, mandala, scale, thickness)
     for name, polygon in layout.zones.items():
         points = np.round(np.asarray(polygon) * scale * 16).astype(np.int32)
@@ -564,9 +565,10 @@ def _linen(shape: tuple[int, int], scale: float) -> Image:
     return np.clip(base + shade[..., None], 0, 255).astype(np.uint8)
 
 
-def _draw_mandala(texture: Image, layout: Layout, mandala: str, scale: float, thickness: int) -> None:
+def _draw_mandala(texture: Image, layout: Layout, mandala: int, scale: float, thickness: int) -> None:
     """The printed circle of a mandala, spanning its fields and mountain band."""
-    zones = [layout.zones[name] for name in (f"{mandala}.field.p2", f"{mandala}.field.p1") if name in layout.zones]
+    names = (zone_names.field(mandala, 1), zone_names.field(mandala, 0))
+    zones = [layout.zones[name] for name in names if name in layout.zones]
     if not zones:
         return
     xs = [x for polygon in zones for x, _ in polygon]

@@ -193,3 +193,14 @@ def wrap(value: str, columns: int, max_lines: int, spec: FontSpec = SMALL) -> li
     if current:
         lines.append(current)
     return lines[:max_lines]
+
+
+def wrap_all(value: str, columns: int) -> list[str]:
+    """Word-wrap with no limit on lines and no cut: a word longer than ``columns`` keeps its own long line."""
+    lines: list[str] = []
+    for word in value.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= columns:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines

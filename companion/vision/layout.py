@@ -24,27 +24,11 @@ from typing import Any
 from companion.errors import LayoutError, LimitError
 from companion.limits import MAX_LAYOUT_BYTES, parse_json, read_bytes
 from companion.vision.stickers import stickers_clash
+from companion.vocab.zones import ZONE_NAMES as ZONE_NAMES  # every zone a layout must have: defined once there
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
 
-ZONE_NAMES: tuple[str, ...] = (
-    "m1.mountain",
-    "m1.field.p1",
-    "m1.field.p2",
-    "m2.mountain",
-    "m2.field.p1",
-    "m2.field.p2",
-    *(f"p1.river.{space}" for space in range(1, 7)),
-    *(f"p2.river.{space}" for space in range(1, 7)),
-    "p1.cup",
-    "p2.cup",
-    "p1.reveal",
-    "p2.reveal",
-    "deck",
-    "discard",
-)
-"""Every zone a layout must have, in interfaces.md order."""
 
 DEFAULT_LAYOUT_PATH: Path = (
     Path(__file__).resolve().parents[2] / "calibration" / "layouts" / "mandala-playmat.json"

@@ -25,8 +25,8 @@ from companion.web.view import History, table_view, warning_title
 
 if TYPE_CHECKING:
     from companion.app.session import Session
+    from companion.tracker.commands import AppCommand
     from companion.tracker.display import DisplayModel
-    from companion.ui.controller import AppCommand
 
 log = logging.getLogger("companion.web")
 

@@ -46,9 +46,9 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from companion.errors import CompanionError, DeviceError, JournalError
+from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.display import TableWarning
 from companion.ui import i18n
-from companion.ui.controller import AppAction, AppCommand
 
 if TYPE_CHECKING:
     from companion.web.live import PhoneView
@@ -232,7 +232,7 @@ def _command(view: PhoneView, action: str, body: dict[str, Any]) -> AppCommand:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(warnings):
             raise ValueError(f"warning must be 0..{len(warnings) - 1}")
         shown: TableWarning = warnings[index]
-        return AppCommand(AppAction.OVERRIDE, warning=shown)
+        return AppCommand(AppAction.OVERRIDE, warning_id=shown.id)
     # confirm: the discard count the camera asks about
     if model is None or model.discard is None:
         raise ValueError("no discard to confirm")

@@ -79,7 +79,7 @@ def test_stickers_sit_in_opposite_card_corners() -> None:
 def test_files_written(out_dir: Path) -> None:
     names = sorted(path.name for path in out_dir.iterdir())
     assert names == ["calibration-sheet.pdf", "calibration-sheet.png", "fiducials.pdf", "fiducials.png",
-                     "guide.pdf", "guide.png",
+                     "guide.pdf", "guide.png", "players.pdf", "players.png",
                      "stickers-1.png", "stickers-2.png", "stickers-3.png", "stickers.pdf"]
 
 

@@ -22,9 +22,9 @@ from companion.app.config import parse_config
 from companion.app.runner import make_web
 from companion.cli import main
 from companion.engine import Game, play_random_game
+from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.display import DisplayModel, TableWarning
 from companion.tracker.tracker import TrackedEvent
-from companion.ui.controller import AppAction, AppCommand
 from companion.web.live import PhoneView
 from companion.web.settings import WebSettings
 from tests.app.test_games_cmds import a_journal as games_journal
@@ -158,11 +158,11 @@ def test_controls_refuse_without_pairing(view: tuple[PhoneView, str, list[AppCom
     assert post(f"{url}/api/control/undo", token=token) == (202, {"sent": "undo"})
     assert post(f"{url}/api/control/accept", token=token)[0] == 409  # no warning on the table
     assert post(f"{url}/api/control/power-off", token=token)[0] == 404
-    warning = TableWarning("color-rule", "Red can't go there.", "Take it back.")
+    warning = TableWarning("color-rule", "Red can't go there.", "Take it back.", id="812-color-rule-R05")
     phone.model = DisplayModel(phase="play", turn="p1", warnings=(warning,))
     assert post(f"{url}/api/control/accept", {"warning": 0}, token=token)[0] == 202
     assert post(f"{url}/api/control/new-game", token=token)[0] == 202
-    assert sent == [AppCommand(AppAction.UNDO), AppCommand(AppAction.OVERRIDE, warning=warning),
+    assert sent == [AppCommand(AppAction.UNDO), AppCommand(AppAction.OVERRIDE, warning_id="812-color-rule-R05"),
                     AppCommand(AppAction.NEW_GAME)]
 
 
