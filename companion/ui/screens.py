@@ -403,7 +403,9 @@ def draw_problem(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SI
     width = size[0]
     code = CAMERA_PROBLEMS[model.camera] if model.camera != "ok" else BOARD_PROBLEMS[model.board]
     title, lines = problem_lines(code)
-    _inverted_line(draw, 0, title, width, spec=t.MEDIUM)
+    # The registry's titles are English; in another language's wider font a long one takes the small size.
+    spec = t.MEDIUM if t.text_width(title, t.MEDIUM) <= width - 3 else t.SMALL
+    _inverted_line(draw, 0, title, width, spec=spec)
     for index, line in enumerate(lines[:PROBLEM_ROWS]):
         t.text(draw, (1, 21 + index * 12), t.fit(line, PROBLEM_COLUMNS), t.SMALL)
 
