@@ -20,8 +20,8 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import time
