@@ -22,12 +22,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.app.journal import Journal, JournaledGame, standing_lines
-from companion.app.table import TablePipeline
-from companion.engine import Game
-from companion.engine.record import setup_of
+from companion.app.table import TablePipeline, TableTracker
+from companion.engine import Game, MountainsGame
+from companion.engine.base import BaseGame
 from companion.tracker.display import PLAYERS, CameraStatus, DisplayModel, TableWarning
 from companion.tracker.model import display_model
-from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
+from companion.tracker.mountains import MountainsTracker
+from companion.tracker.mountains_display import mountains_display_model
+from companion.tracker.tracker import TrackedEvent, Update, Warning
 from companion.ui.controller import AppAction, AppCommand
 
 if TYPE_CHECKING:
@@ -56,7 +58,7 @@ class Session:
         self.frames = 0
 
     @property
-    def tracker(self) -> Tracker:
+    def tracker(self) -> TableTracker:
         return self.pipeline.tracker
 
     # -- start ----------------------------------------------------------------------
@@ -69,7 +71,7 @@ class Session:
         if saved is None:
             return None
         game = saved.rebuild()
-        self.tracker.resume(game, _standing_frames(saved, len(game.stack)))
+        self.tracker.resume(game, _standing_frames(saved, len(game.stack)))  # type: ignore[arg-type]
         self.tracker.accepted.update(saved.accepted())  # else a card accepted as it lies is warned again
         self.game_id = saved.info.id
         log.info("resumed game %d: %d events, %s", saved.info.id, len(game.stack), game.phase.name.lower())
@@ -84,6 +86,8 @@ class Session:
         self.now, self.frames = now, self.frames + 1
         if update.started:
             self._start_game()
+        for undone in update.undone:  # a turn written again (mountains: its discard showed the draw)
+            self._append("undo", undone.event, undone.frame)
         for tracked in update.events:
             self._append("override" if tracked.forced else "event", tracked.event, tracked.frame)
             log.info("frame %d: %s%s", tracked.frame, tracked.event, " (forced)" if tracked.forced else "")
@@ -99,8 +103,11 @@ class Session:
         return self.pipeline.board_found
 
     def model(self, now: float | None = None, camera: CameraStatus = "ok") -> DisplayModel:
-        model = display_model(self.tracker, self.now if now is None else now, camera_ok=camera == "ok",
-                              board_ok=self.pipeline.board_found)
+        when = self.now if now is None else now
+        tracker = self.tracker
+        model = (mountains_display_model(tracker, when, camera_ok=camera == "ok", board_ok=self.pipeline.board_found)
+                 if isinstance(tracker, MountainsTracker) else
+                 display_model(tracker, when, camera_ok=camera == "ok", board_ok=self.pipeline.board_found))
         return model if camera in ("ok", model.camera) else replace(model, camera=camera)
 
     # -- the players' commands --------------------------------------------------------
@@ -151,11 +158,13 @@ class Session:
     def _new_game(self, command: AppCommand) -> Applied:
         self._finish("abandoned for a new game")
         self.tracker.new_game()
-        return Applied(command, "new game: deal two cards into each mountain", True)
+        deal = ("lay the starting cards on the start row" if isinstance(self.tracker, MountainsTracker)
+                else "deal two cards into each mountain")
+        return Applied(command, f"new game: {deal}", True)
 
     def _first_player(self, command: AppCommand) -> Applied:
         player = PLAYERS.index(command.player or "p1")
-        game: Game | None = self.tracker.game
+        game: BaseGame[Any, Any] | None = self.tracker.game
         self.tracker.set_first_player(player)
         if game is not None and not game.stack and self.game_id is not None:
             # The deal's header names the first player: the game starts again in the journal.
@@ -166,9 +175,9 @@ class Session:
 
     def _start_game(self) -> None:
         self._finish("abandoned: a new deal was seen")
-        game = self.tracker.game
+        game: Game | MountainsGame | None = self.tracker.game
         if self.journal is not None and game is not None:
-            self.game_id = self.journal.start_game(setup_of(game), table=True)
+            self.game_id = self.journal.start_game_from_header(_header(game))
             log.info("game %d started: %s first", self.game_id, PLAYERS[game.first_player])
 
     def _append(self, kind: Any, line: Any, frame: int | None) -> None:
@@ -185,6 +194,11 @@ class Session:
             self.journal.finish_game(self.game_id)
             log.info("game %d finished: %s", self.game_id, why)
         self.game_id = None
+
+
+def _header(game: BaseGame[Any, Any]) -> dict[str, Any]:
+    """The record header of a game's deal, as the camera knows it (table mode), of its ruleset."""
+    return game.header_json(game.setup(), table=True)
 
 
 def _matching(warnings: list[Warning], shown: TableWarning | None) -> Warning | None:

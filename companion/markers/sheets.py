@@ -141,14 +141,14 @@ class StickerPlace:
     copy: int = 0
 
 
-def sticker_places(sticker_mm: float) -> list[StickerPlace]:
+def sticker_places(sticker_mm: float, card_ids: Sequence[str] = CARD_IDS) -> list[StickerPlace]:
     """The sticker grid: a card's two stickers side by side, as many cards per A4 page as fit, in card id order."""
     cell_w = STICKERS_PER_CARD * (sticker_mm + _STICKER_GAP_MM) + _LABEL_MM
     cell_h = max(23.0, sticker_mm + 7)
     columns = max(1, int((A4_MM[0] - 2 * MARGIN_MM) // cell_w))
     rows = max(1, int((A4_MM[1] - 2 * MARGIN_MM - 22) // cell_h))
     places = []
-    for index, card_id in enumerate(CARD_IDS):
+    for index, card_id in enumerate(card_ids):
         page, slot = divmod(index, columns * rows)
         row, column = divmod(slot, columns)
         left = MARGIN_MM + column * cell_w + 4
@@ -158,9 +158,9 @@ def sticker_places(sticker_mm: float) -> list[StickerPlace]:
     return places
 
 
-def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI) -> list[Image.Image]:
+def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI, card_ids: Sequence[str] = CARD_IDS) -> list[Image.Image]:
     """Both stickers of every card, with id and color name beside them and cut marks, on A4 pages."""
-    places = sticker_places(sticker_mm)
+    places = sticker_places(sticker_mm, card_ids)
     pages = []
     for number in range(places[-1].page + 1):
         on_page = [place for place in places if place.page == number]
@@ -170,7 +170,7 @@ def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI) -> list[Image.Image
             MARGIN_MM,
             MARGIN_MM - 6,
             f"Mandala Table Companion: stickers for cards {cards[0]}-{cards[-1]} "
-            f"({len(cards)} of {len(CARD_IDS)} cards, two each), {sticker_mm:g} mm (print at 100%)",
+            f"({len(cards)} of {len(card_ids)} cards, two each), {sticker_mm:g} mm (print at 100%)",
             3.0,
         )
         for place in on_page:
@@ -333,14 +333,15 @@ def _short(zone: str) -> str:
 # --------------------------------------------------------------------------- files
 
 
-def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI) -> list[Path]:
-    """Write stickers, fiducials and guide as A4 PDFs and per-page PNGs; returns the files."""
+def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI,
+                  card_ids: Sequence[str] = CARD_IDS) -> list[Path]:
+    """Write stickers (for ``card_ids``), fiducials and guide as A4 PDFs and per-page PNGs; returns the files."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise MarkerOutputError(f"cannot create output folder {out_dir}: {error.strerror}") from None
     documents = {
-        "stickers": sticker_pages(layout.sticker_mm, dpi),
+        "stickers": sticker_pages(layout.sticker_mm, dpi, card_ids),
         "fiducials": fiducial_pages(layout, dpi),
         "guide": [guide_page(layout, layout.sticker_mm, dpi)],
         "calibration-sheet": [calibration_sheet_page(dpi)],

@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from companion.errors import CompanionError
 from companion.markers.codes import (
-    CARD_IDS,
+    ALL_CARD_IDS,
     color_name_of,
     payload_for,
     sticker_modules,
@@ -598,11 +598,12 @@ _CARD_BGR = {
     "green": (70, 150, 60),
     "purple": (140, 62, 124),
     "black": (44, 38, 36),
+    "gold": (48, 166, 206),
 }
 _BACK_BGR = (120, 84, 52)
 _PAPER_BGR = (242, 244, 245)
 _PRINT_BLACK_BGR = (28, 26, 26)
-_CARD_ID_SET = frozenset(CARD_IDS)
+_CARD_ID_SET = frozenset(ALL_CARD_IDS)
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,12 @@ play turn=p1 draw=2 deck=80 p1[hand=6 score=3+2? river=R] p2[hand=7 score=0+2? r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from companion.errors import DisplayModelError
+
+if TYPE_CHECKING:
+    from companion.tracker.mountains_display import MountainsView
 
 Phase = Literal["setup", "play", "destruction", "discard-confirm", "over"]
 PlayerName = Literal["p1", "p2"]
@@ -172,6 +175,8 @@ class DisplayModel:
     camera: CameraStatus = "ok"
     board: BoardStatus = "ok"
     first_player: PlayerName = "p1"
+    mountains: MountainsView | None = None
+    """A table of the ``mountains`` ruleset: its own details (the screens draw its pages from them)."""
 
     def __post_init__(self) -> None:
         _check_choice("phase", self.phase, Phase)
@@ -201,6 +206,8 @@ class DisplayModel:
                               ("over", self.over)):
             if detail is not None:
                 parts.append(f"{label}[{detail}]")
+        if self.mountains is not None:
+            parts.append(f"mountains[{self.mountains}]")
         parts += [f"warning[{w}]" for w in self.warnings]
         if self.camera != "ok" or self.board != "ok":
             parts.append(f"camera={self.camera} board={self.board}")

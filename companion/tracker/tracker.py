@@ -41,6 +41,7 @@ from companion.engine import (
 )
 from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
 from companion.engine.game import CUPS, mountain_zone
+from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
 from companion.tracker import zones
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
@@ -48,6 +49,8 @@ from companion.vision.observation import FrameObservation
 HAND_SIZE, CUP_SIZE = 6, 2
 START_MOUNTAIN = 2
 MAX_STEPS = 64
+_MOUNTAINS_EVENTS = (StartCard, DrawCards, PlayCard, DiscardCards)
+"""The other ruleset's events, which never reach this tracker's game (see tracker/mountains.py)."""
 
 
 class TrackerReason:
@@ -78,7 +81,7 @@ class Warning:
     """The cards that raised it, as seen in ``zone``; taking them back clears it."""
     zone: str
     frame: int
-    event: Event | None = None
+    event: Event | MountainsEvent | None = None
     """The event an override applies (None: the override only accepts the table as it is)."""
 
     def __str__(self) -> str:
@@ -88,7 +91,7 @@ class Warning:
 @dataclass(frozen=True, slots=True)
 class TrackedEvent:
     frame: int
-    event: Event
+    event: Event | MountainsEvent
     forced: bool = False
     drew: int = 0
     """Cards the player had to draw after it (a build or a discard), for "P1 DRAW 2"."""
@@ -104,9 +107,12 @@ class Update:
     settled: bool = False
     started: bool = False
     """A new game began with this view (its deal is ``tracker.game``'s base)."""
+    undone: tuple[TrackedEvent, ...] = ()
+    """Events reported by earlier updates that this one took back, last first (the mountains tracker
+    writes a turn again once its discard shows how many cards were drawn); ``events`` replace them."""
 
     def __bool__(self) -> bool:
-        return bool(self.events or self.warnings or self.cleared or self.started)
+        return bool(self.events or self.warnings or self.cleared or self.started or self.undone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +221,7 @@ class Tracker:
         self.warnings.remove(target)
         for card in target.cards:
             self.accepted[card] = target.zone
-        if target.event is None or self.game is None:
+        if target.event is None or self.game is None or isinstance(target.event, _MOUNTAINS_EVENTS):
             return None
         event = target.event
         drew = self.game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
@@ -573,7 +579,7 @@ class Tracker:
         if self.game.is_over and not view.cards:
             self.mat_cleared = True
 
-    def record_events(self) -> list[Event]:
+    def record_events(self) -> list[Event | MountainsEvent]:
         return [t.event for t in self.events]
 
 

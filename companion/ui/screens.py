@@ -51,6 +51,8 @@ class Screen(enum.Enum):
 
 _PAGE_SCREENS = {Page.MAIN: Screen.MAIN, Page.TABLE: Screen.TABLE, Page.STATUS: Screen.STATUS}
 _PHASE_SCREENS = {"setup": Screen.SETUP, "destruction": Screen.DESTRUCTION, "over": Screen.OVER}
+_MOUNTAINS_PAGES = frozenset({Screen.MAIN, Screen.SETUP, Screen.OVER, Screen.TABLE})
+"""The pages a ``mountains`` table draws its own way (companion/ui/mountains_screens.py)."""
 
 # Plain titles for reason codes (interfaces.md section 4 plus tracker extensions);
 # at most 13 characters so they fit the title line beside an "n/m" counter.
@@ -124,6 +126,10 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, model: DisplayModel, 
         draw_warning(draw, warnings[0], size, count=len(warnings), inverted=ui.blink_on)
     elif screen is Screen.DISCARD:
         draw_discard(draw, model, size, count=ui.discard_count)
+    elif model.mountains is not None and screen in _MOUNTAINS_PAGES:  # the other ruleset's own pages
+        from companion.ui.mountains_screens import draw_mountains_page
+
+        draw_mountains_page(draw, screen.value, model, size, hidden_warnings=_hidden(model, ui))
     elif screen is Screen.SETUP:
         draw_setup(draw, model, size)
     elif screen is Screen.DESTRUCTION:
