@@ -264,6 +264,16 @@ def _default_layout(ruleset: str) -> Path:
         f"{ruleset}-playmat.json")
 
 
+def with_ruleset(config: Config, ruleset: str) -> Config:
+    """The configuration for another ruleset (``run --ruleset``): its playmat too, unless a layout was named."""
+    from dataclasses import replace
+
+    layout = config.layout
+    if layout.path == _default_layout(config.game.ruleset):
+        layout = LayoutSettings(_default_layout(ruleset))
+    return replace(config, game=GameSettings(ruleset), layout=layout)
+
+
 def _vision(values: dict[str, Any]) -> VisionSettings:
     _only(values, "vision", {"decoder", "calibration"})
     calibration = None

@@ -71,6 +71,10 @@ class Session:
         if saved is None:
             return None
         game = saved.rebuild()
+        if game.rules.name != self.pipeline.ruleset:
+            log.warning("game %d of the journal is a game of %s, this table plays %s: not resumed",
+                        saved.info.id, game.rules.name, self.pipeline.ruleset)
+            return None
         self.tracker.resume(game, _standing_frames(saved, len(game.stack)))  # type: ignore[arg-type]
         self.tracker.accepted.update(saved.accepted())  # else a card accepted as it lies is warned again
         self.game_id = saved.info.id

@@ -50,9 +50,7 @@ def write_game(out: Path, script: GameScript, layout: Layout, fps: float,
             previous, last_path = image, path
     (out / "truth.jsonl").write_text("\n".join(record_lines(script.game)) + "\n")
     table = table_record(script.game)
-    from companion.engine.record import header_json
-
-    lines = [json.dumps(header_json(table.setup, table=True)), *(str(e) for _, e in table.events)]
+    lines = [json.dumps(script.game.header_json(table.setup, table=True)), *(str(e) for _, e in table.events)]
     (out / "table.jsonl").write_text("\n".join(lines) + "\n")
     injections = [{"card": i.card_id, "zone": i.zone, "start_s": round(i.start_s, 3), "end_s": round(i.end_s, 3),
                    "reason": i.reason} for i in script.injections]

@@ -23,7 +23,7 @@ import random
 
 from companion.engine.cards import COLOR_OF, COLORS, GOLD, Card, Color, Player, card_name
 from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
-from companion.engine.mountains.game import DRAW_STEP, MOUNTAINS, PILES, MountainsGame, Phase
+from companion.engine.mountains.game import DRAW_STEP, MOUNTAINS, PILES, MountainsGame, Phase, laid_when_scored
 from companion.sim.game import Timing, _Writer
 from companion.sim.script import GameScript, Injection
 from companion.tracker.mountains import DECK_ZONE, DISCARD_ZONE, START_ZONE, mountain_zone, score_zone
@@ -126,17 +126,14 @@ class _MountainsWriter(_Writer):
             names = [card_name(c) for c in event.cards]
             self._bury(DISCARD_ZONE, PILE_KEPT)
             self._gesture(player, DISCARD_ZONE, lambda: self.table.pile(names, DISCARD_ZONE), str(event))
-        if self.game.round != before.round or (self.game.phase is Phase.OVER and before.phase is not Phase.OVER
-                                               and self._scored(before)):
-            self._clear_round(before)
+        mountains = laid_when_scored(before, event)
+        laid = [*mountains[0], *mountains[1]]
+        if self.game.round != before.round or any(self.game.location(c) not in MOUNTAINS for c in laid):
+            self._clear_round(before, laid)
 
-    def _scored(self, before: MountainsGame) -> bool:
-        return any(self.game.location(c) != MOUNTAINS[p] for p in (0, 1) for c in before.known[MOUNTAINS[p]])
-
-    def _clear_round(self, before: MountainsGame) -> None:
+    def _clear_round(self, before: MountainsGame, laid: list[Card]) -> None:
         """The round was scored: each player takes their colors face down, then the rest leaves the table."""
         self.columns.clear()
-        laid = [c for p in (0, 1) for c in before.known[MOUNTAINS[p]]]
         for player in (0, 1):
             won = [c for c in laid if self.game.location(c) == PILES[player]]
             if won:

@@ -50,6 +50,7 @@ from companion.engine.mountains.game import (
     MountainsGame,
     MountainsSetup,
     Phase,
+    laid_when_scored,
 )
 from companion.engine.violations import Violation
 from companion.tracker.settle import Settler, View
@@ -411,7 +412,7 @@ class MountainsTracker:
         self._retract(replaced, found)
         for event in events:
             rounds = game.round
-            laid = [list(game.known[m]) for m in MOUNTAINS]
+            laid = laid_when_scored(game, event)
             game.push(event)
             if game.round != rounds or (game.phase is Phase.OVER and any(
                     game.location(c) != MOUNTAINS[p] for p in (0, 1) for c in laid[p])):
@@ -518,7 +519,7 @@ def _cards_of(event: MountainsEvent) -> tuple[Card, ...]:
     return ()
 
 
-def _round_result(game: MountainsGame, number: int, laid: list[list[Card]]) -> RoundResult:
+def _round_result(game: MountainsGame, number: int, laid: tuple[list[Card], list[Card]]) -> RoundResult:
     """How round ``number`` went, from the mountains as they were (``laid``) and where their cards went."""
     marks = ""
     for color in COLORS:
@@ -543,7 +544,7 @@ def _rounds_of(game: MountainsGame) -> list[RoundResult]:
         replay.pop()
     rounds: list[RoundResult] = []
     for event, forced in game.stack:
-        before, laid = replay.round, [list(replay.known[m]) for m in MOUNTAINS]
+        before, laid = replay.round, laid_when_scored(replay, event)
         replay.push(event, force=forced)
         if replay.round != before:
             rounds.append(_round_result(replay, before, laid))

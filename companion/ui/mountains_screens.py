@@ -110,7 +110,7 @@ def draw_mountains_setup(draw: ImageDraw.ImageDraw, model: DisplayModel, size: S
     width = size[0]
     t.centered(draw, 0, "NEW GAME", t.MEDIUM, width)
     t.text(draw, (1, 17), "Deal 6 to each hand,", t.SMALL)
-    t.text(draw, (1, 29), "start cards on the row", t.SMALL)
+    t.text(draw, (1, 29), "lay the start cards.", t.SMALL)
     line = f"First: {model.first_player.upper()}  C: swap"
     draw.rectangle((0, 46, width - 2, 59), fill=1)
     t.centered(draw, 47, line, t.SMALL, width, fill=0)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from companion.engine.cards import COLOR_OF, COLORS, GOLD, card_name, color_name, player_title
+from companion.engine.cards import COLOR_OF, COLORS, GOLD, Card, card_name, color_name, player_title
 from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
-from companion.engine.mountains.game import MOUNTAINS, PILES, MountainsGame, Phase
+from companion.engine.mountains.game import MOUNTAINS, PILES, MountainsGame, Phase, laid_when_scored
 
 
 def describe_mountains(event: MountainsEvent, before: MountainsGame, after: MountainsGame) -> list[str]:
@@ -21,29 +21,29 @@ def describe_mountains(event: MountainsEvent, before: MountainsGame, after: Moun
     else:
         assert isinstance(event, DiscardCards)
         lines = [f"{who} discards {' '.join(card_name(c) for c in event.cards)} (down to 6)."]
-    if after.round != before.round or (after.phase is Phase.OVER and _scored(before, after)):
-        lines += _round_lines(before, after)
+    laid = laid_when_scored(before, event)
+    if after.round != before.round or (after.phase is Phase.OVER and _scored(laid, after)):
+        lines += _round_lines(before, laid, after)
     if after.phase is Phase.OVER and before.phase is not Phase.OVER:
         lines.append("The game is over: a player must draw and the deck is empty.")
     return lines
 
 
-def _scored(before: MountainsGame, after: MountainsGame) -> bool:
-    return any(after.location(c) != MOUNTAINS[p] for p in (0, 1) for c in before.known[MOUNTAINS[p]])
+def _scored(laid: tuple[list[Card], list[Card]], after: MountainsGame) -> bool:
+    return any(after.location(c) != MOUNTAINS[p] for p in (0, 1) for c in laid[p])
 
 
-def _round_lines(before: MountainsGame, after: MountainsGame) -> list[str]:
+def _round_lines(before: MountainsGame, laid: tuple[list[Card], list[Card]], after: MountainsGame) -> list[str]:
     """All six colors are on the mountains: gold scores, each color goes to its majority."""
-    laid = [c for p in (0, 1) for c in before.known[MOUNTAINS[p]]]
     parts = []
     for color in COLORS:
-        cards = [c for c in laid if COLOR_OF[c] == color]
+        cards = [c for c in (*laid[0], *laid[1]) if COLOR_OF[c] == color]
         if not cards:
             continue
         where = after.location(cards[0])
         owner = "tie, out" if where not in PILES else f"P{PILES.index(where) + 1}"
         parts.append(f"{color_name(color)} {len(cards)} to {owner}")
-    gold = [sum(1 for c in before.known[MOUNTAINS[p]] if COLOR_OF[c] == GOLD) for p in (0, 1)]
+    gold = [sum(1 for c in laid[p] if COLOR_OF[c] == GOLD) for p in (0, 1)]
     golds = f"; gold: P1 +{gold[0]}, P2 +{gold[1]}" if any(gold) else ""
     return [f"Round {before.round} is scored: {', '.join(parts)}{golds}. "
             f"Scores P1 {after.score(0)}, P2 {after.score(1)}."]
