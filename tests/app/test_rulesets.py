@@ -36,7 +36,7 @@ def test_the_game_section_picks_the_ruleset_and_its_playmat(tmp_path: Path) -> N
 
 
 def test_a_bad_ruleset_is_one_line(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="game.ruleset: 'chess' is not one of mandala, mountains"):
+    with pytest.raises(ConfigError, match=r"game\.ruleset: 'chess' is not one of mandala, mountains"):
         load_config(write(tmp_path, '[game]\nruleset = "chess"\n'), environ={})
 
 
