@@ -168,12 +168,7 @@ def _play_one(job: Job) -> GameResult:
     layout = load_layout()
     game = play_random_game(random.Random(job.seed), first_player=0)
     script = lay_game(game, layout, job.style, seed=job.seed)
-    tracker, updates = _feed(script, layout, job)
-    warnings: list[Warning] = []
-    frames = 0
-    for update in updates:
-        warnings += update.warnings
-        frames += 1
+    tracker, warnings, frames = _watch(script, layout, job)
     final = summary(tracker.game) if tracker.game is not None else None
     truth = summary(game)
     injected_ok, false = _judge_warnings(script, warnings, job.fps, job.settle)
@@ -204,12 +199,7 @@ def _play_mountains(job: Job) -> GameResult:
     layout = load_layout(default_layout_path("mountains"))
     game = play_random_game(random.Random(job.seed), first_player=0, ruleset=MountainsGame)
     script = script_mountains_game(game, layout, seed=job.seed)
-    tracker, updates = _feed(script, layout, job)
-    warnings: list[Warning] = []
-    frames = 0
-    for update in updates:
-        warnings += update.warnings
-        frames += 1
+    tracker, warnings, frames = _watch(script, layout, job)
     final = summary(tracker.game) if tracker.game is not None else None
     truth = summary(game)
     injected_ok, false = _judge_warnings(script, warnings, job.fps, job.settle)
@@ -232,6 +222,17 @@ def _play_mountains(job: Job) -> GameResult:
 
 def _leader(scores: dict[str, int]) -> str:
     return "draw" if scores["p1"] == scores["p2"] else max(scores, key=lambda p: scores[p])
+
+
+def _watch(script: GameScript, layout: Layout, job: Job) -> tuple[TableTracker, list[Warning], int]:
+    """The whole game through the tracker: the tracker at the end, every warning raised, the frame count."""
+    tracker, updates = _feed(script, layout, job)
+    warnings: list[Warning] = []
+    frames = 0
+    for update in updates:
+        warnings += update.warnings
+        frames += 1
+    return tracker, warnings, frames
 
 
 def _feed(script: GameScript, layout: Layout, job: Job) -> tuple[TableTracker, Iterator[Update]]:

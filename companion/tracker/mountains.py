@@ -54,6 +54,7 @@ from companion.engine.mountains.game import (
 )
 from companion.engine.violations import Violation
 from companion.tracker.settle import Settler, View
+from companion.tracker.standing import duplicates_seen, put_right
 from companion.tracker.tracker import TrackedEvent, TrackerReason, Update, Warning
 from companion.vision.observation import FrameObservation
 
@@ -148,8 +149,8 @@ class MountainsTracker:
         """Work through one settled view of the table."""
         self.view = view
         found = _Pass()
-        cleared = self._clear_put_right(view)
-        self._check_duplicates(view, found)
+        cleared = put_right(self.warnings, view)
+        found.warnings += duplicates_seen(self.warnings, view, self.frame)
         self.resumed = False
         started = self._maybe_start(view) if self.game is None or self._finished_and_cleared(view) else False
         for _ in range(MAX_STEPS):
@@ -165,13 +166,13 @@ class MountainsTracker:
     def new_game(self, first_player: int | None = None) -> None:
         if first_player is not None:
             self.first_player = first_player
+        self._forget_game()
         self.game = None
-        self.events.clear()
-        self.warnings.clear()
-        self.accepted.clear()
-        self.last_zone.clear()
-        self.rounds.clear()
         self.mat_cleared = not self.view.cards
+
+    def _forget_game(self) -> None:
+        for kept in (self.events, self.warnings, self.accepted, self.last_zone, self.rounds):
+            kept.clear()
 
     def set_first_player(self, player: int) -> None:
         """Choose who starts; before the first event it also changes the game in progress."""
@@ -247,12 +248,8 @@ class MountainsTracker:
             return False
         if not self.mat_cleared or any(zone != START_ZONE for zone in view.cards.values()):
             return False
+        self._forget_game()
         self.game = MountainsGame(_setup(self.first_player))
-        self.events.clear()
-        self.warnings.clear()
-        self.accepted.clear()
-        self.last_zone.clear()
-        self.rounds.clear()
         self.mat_cleared = False
         return True
 
@@ -453,21 +450,6 @@ class MountainsTracker:
         warning = Warning(reason, message, fix, tuple(cards), zone, self.frame, event)
         self.warnings.append(warning)
         found.warnings.append(warning)
-
-    def _clear_put_right(self, view: View) -> list[Warning]:
-        cleared = [w for w in self.warnings if not any(view.cards.get(c) == w.zone for c in w.cards)]
-        for warning in cleared:
-            self.warnings.remove(warning)
-        return cleared
-
-    def _check_duplicates(self, view: View, found: _Pass) -> None:
-        known = {c for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD for c in w.cards}
-        for card in sorted(view.duplicates - known):
-            self._warn(found, TrackerReason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
-                       f"Remove the extra {card} sticker.", (card,), "")
-        for warning in [w for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD]:
-            if not set(warning.cards) & view.duplicates:
-                self.warnings.remove(warning)
 
     def _note_positions(self, view: View) -> None:
         game = self.game

@@ -553,19 +553,14 @@ class Tracker:
     # -- keeping track ---------------------------------------------------------------
 
     def _clear_put_right(self, view: View) -> list[Warning]:
-        cleared = [w for w in self.warnings if not any(view.cards.get(c) == w.zone for c in w.cards)]
-        for warning in cleared:
-            self.warnings.remove(warning)
-        return cleared
+        from companion.tracker.standing import put_right
+
+        return put_right(self.warnings, view)
 
     def _check_duplicates(self, view: View, found: _Pass) -> None:
-        known = {c for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD for c in w.cards}
-        for card in sorted(view.duplicates - known):
-            self._warn(found, TrackerReason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
-                       f"Remove the extra {card} sticker.", (card,), "")
-        for warning in [w for w in self.warnings if w.reason == TrackerReason.DUPLICATE_CARD]:
-            if not set(warning.cards) & view.duplicates:
-                self.warnings.remove(warning)
+        from companion.tracker.standing import duplicates_seen
+
+        found.warnings += duplicates_seen(self.warnings, view, self.frame)
 
     def _note_positions(self, view: View) -> None:
         if self.game is None:
