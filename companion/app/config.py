@@ -119,7 +119,8 @@ class Config:
 
 
 SECTIONS = ("camera", "display", "buttons", "layout", "tracker", "vision", "logging", "game")
-TOP_LEVEL_KEYS = ("state_dir",)
+TOP_LEVEL_KEYS = ("state_dir", "ruleset")
+"""``ruleset`` at the top level is the same as ``[game] ruleset`` (interfaces.md section 10 names the key)."""
 
 
 # -- loading ---------------------------------------------------------------------------
@@ -184,7 +185,7 @@ def _build(data: Mapping[str, Any], origin: Path | None, env: Mapping[str, str])
     buttons = _delegate("buttons", section("buttons"), ButtonSettings.from_mapping)
     _check_display(display)
     _check_pins(buttons, display)
-    game = _game(section("game"))
+    game = _game(section("game"), data.get("ruleset"))
     return Config(
         camera=_camera(section("camera")),
         display=display,
@@ -251,10 +252,15 @@ def _tracker(values: dict[str, Any]) -> TrackerSettings:
     )
 
 
-def _game(values: dict[str, Any]) -> GameSettings:
+def _game(values: dict[str, Any], top: object = None) -> GameSettings:
     from companion.engine.rulesets import RULESETS
 
     _only(values, "game", {"ruleset"})
+    if top is not None:
+        chosen = _choice({"ruleset": top}, "ruleset", tuple(RULESETS), GameSettings().ruleset)
+        if values.get("ruleset", chosen) != chosen:
+            raise ConfigError(f"ruleset {chosen!r} and game.ruleset {values['ruleset']!r} disagree: give one")
+        values = {**values, "ruleset": chosen}
     return GameSettings(ruleset=_choice(values, "game.ruleset", tuple(RULESETS), GameSettings().ruleset))
 
 

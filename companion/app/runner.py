@@ -362,7 +362,7 @@ class Runner:
         if not self.session.board_found:
             return "board not found: keep the mat corners in view"
         if game is None:
-            return ("waiting for a starting card on the start row" if self.session.pipeline.ruleset == "mountains"
+            return ("waiting for a starting card on the start row" if self.session.ruleset == "mountains"
                     else "waiting for a deal (two cards in each mountain)")
         return f"game {self.session.game_id}: {len(game.stack)} events, {game.phase.name.lower()}"
 

@@ -61,6 +61,11 @@ class Session:
     def tracker(self) -> TableTracker:
         return self.pipeline.tracker
 
+    @property
+    def ruleset(self) -> str:
+        """The game the table plays, as its tracker follows it."""
+        return MountainsTracker.ruleset if isinstance(self.tracker, MountainsTracker) else "mandala"
+
     # -- start ----------------------------------------------------------------------
 
     def resume(self) -> JournaledGame | None:
@@ -71,9 +76,9 @@ class Session:
         if saved is None:
             return None
         game = saved.rebuild()
-        if game.rules.name != self.pipeline.ruleset:
+        if game.rules.name != self.ruleset:
             log.warning("game %d of the journal is a game of %s, this table plays %s: not resumed",
-                        saved.info.id, game.rules.name, self.pipeline.ruleset)
+                        saved.info.id, game.rules.name, self.ruleset)
             return None
         self.tracker.resume(game, _standing_frames(saved, len(game.stack)))  # type: ignore[arg-type]
         self.tracker.accepted.update(saved.accepted())  # else a card accepted as it lies is warned again

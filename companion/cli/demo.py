@@ -144,7 +144,7 @@ def _play(session: Session, script: object, layout: object, fps: float, out: Sto
 def _narrate(session: Session, update: Update, now: float, out: Story) -> None:
     game = session.tracker.game
     if update.started:
-        seen = "the deal is seen" if session.pipeline.ruleset == "mandala" else "a starting card is laid"
+        seen = "the deal is seen" if session.ruleset == "mandala" else "a starting card is laid"
         out.line(f"{_clock(now)}  {seen.capitalize()}: a new game begins.")
     for tracked in update.undone:
         out.line(f"{_clock(now)}  (written again: {tracked.event})")

@@ -89,3 +89,9 @@ def test_a_session_resumes_only_a_game_of_its_own_ruleset(tmp_path: Path) -> Non
         assert session.resume() is not None
         assert isinstance(session.tracker.game, MountainsGame)
         assert session.model().mountains is not None
+
+
+def test_the_top_level_ruleset_key_is_the_same(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, 'ruleset = "mountains"\n'), environ={}).game.ruleset == "mountains"
+    with pytest.raises(ConfigError, match="disagree"):
+        load_config(write(tmp_path, 'ruleset = "mountains"\n[game]\nruleset = "mandala"\n'), environ={})
