@@ -131,12 +131,8 @@ class MountainsTracker:
         self.last_event_time = 0.0
         self.mat_cleared = True
         """The mat was seen empty since the last game ended (a new game may start)."""
-        self.discard_question = None
-        """Never asked in this ruleset: a discard is exactly down to 6, so its count is known."""
-        self.resumed = False
         self.rounds: list[RoundResult] = []
         """Each scored round of the game in progress, in order (for the round-end screen)."""
-        self.waiting_for_claim = False
 
     # -- feeding frames -------------------------------------------------------------
 
@@ -151,8 +147,7 @@ class MountainsTracker:
         found = _Pass()
         cleared = put_right(self.warnings, view)
         found.warnings += duplicates_seen(self.warnings, view, self.frame)
-        self.resumed = False
-        started = self._maybe_start(view) if self.game is None or self._finished_and_cleared(view) else False
+        started = self._maybe_start(view) if self.game is None or self.mat_cleared else False
         for _ in range(MAX_STEPS):
             # Each step applies an event or sets cards aside in a warning, so this ends.
             if self.game is None or not self._step(view, found):
@@ -234,12 +229,8 @@ class MountainsTracker:
         self.warnings.clear()
         self.rounds = _rounds_of(game)
         self.mat_cleared = False
-        self.resumed = True
 
     # -- starting a game ----------------------------------------------------------------
-
-    def _finished_and_cleared(self, view: View) -> bool:
-        return self.game is not None and self.game.phase is Phase.OVER and self.mat_cleared and bool(view.cards)
 
     def _maybe_start(self, view: View) -> bool:
         """A new game starts when the mat was empty and now shows starting cards on the start row only."""
@@ -464,7 +455,9 @@ class MountainsTracker:
         for name in [c for c in self.last_zone if c not in view.cards]:
             if not _expected_zones(game, parse_any_card(name), start_cards):
                 del self.last_zone[name]  # gone from where it lay: if it comes back, it was played again
-        if game.phase is Phase.OVER and not view.cards:
+        if not view.cards and (game.phase is Phase.OVER or game.discard_size):
+            # The discard pile leaves the table only when the game is put away: the game is over as
+            # far as the table shows, even when the tracker could not see the deck run out.
             self.mat_cleared = True
 
 

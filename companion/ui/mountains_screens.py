@@ -20,7 +20,7 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 from companion.tracker.display import COLOR_LETTERS, PLAYERS, DisplayModel
-from companion.tracker.mountains_display import MountainsView, RoundEnd
+from companion.tracker.mountains_display import RoundEnd
 from companion.ui import text as t
 
 Size = tuple[int, int]
@@ -128,7 +128,3 @@ def draw_mountains_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Si
     t.centered(draw, 39, f"P1 {over.scores[0]} pts  P2 {over.scores[1]} pts", t.SMALL, width)
     t.centered(draw, 51, f"gold {view.gold[0]}/{view.gold[1]}  pile {over.cups[0]}/{over.cups[1]}", t.SMALL,
                width)
-
-
-def is_mountains(model: DisplayModel) -> bool:
-    return isinstance(model.mountains, MountainsView)

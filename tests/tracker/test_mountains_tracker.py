@@ -163,3 +163,19 @@ def test_a_starting_card_out_of_turn_order_is_not_now() -> None:
     table = started()
     update = table.lay("G01", START)
     assert [w.reason for w in update.warnings] == ["wrong-phase"]
+
+
+def test_a_mat_put_away_after_discards_lets_a_new_game_begin() -> None:
+    table = started()
+    table.lay("Y01", P1)
+    table.lay("K01", DISCARD)
+    table.take("R01", "O01", "Y01", "K01")  # the game put away (its end was not seen: the deck count is unsure)
+    update = table.lay("G05", START)
+    assert update.started and table.events(update) == [StartCard(0, card("G05"))]
+
+
+def test_an_empty_mat_before_any_discard_is_not_a_new_game() -> None:
+    table = started()
+    table.take("R01", "O01")  # starting cards lifted for a moment
+    update = table.lay("R01", START)
+    assert not update.started
