@@ -179,3 +179,11 @@ def test_an_empty_mat_before_any_discard_is_not_a_new_game() -> None:
     table.take("R01", "O01")  # starting cards lifted for a moment
     update = table.lay("R01", START)
     assert not update.started
+
+
+def test_a_gold_card_cannot_start_a_column() -> None:
+    table = Table()
+    table.lay("R01", START)
+    update = table.lay("A02", START)
+    assert [w.reason for w in update.warnings] == ["start-not-colored"]
+    assert table.take("A02").cleared
