@@ -39,10 +39,11 @@ PICAMERA2_MIN=0.3.17
 # libglib2.0-0 are what the opencv-python wheel links to (Lite images lack
 # libGL); python3-lgpio is the GPIO backend gpiozero uses on a Pi 5 (a pip
 # build would need swig); polkitd lets the service user power off from the
-# menu (Lite may not have it). "a|b": either name will do; Trixie renamed some
-# libraries for 64-bit time (the t64 names).
+# menu (Lite may not have it); fonts-dejavu-core writes the Persian (shaped by
+# Pillow's libraqm), Greek and Russian screens. "a|b": either name will do;
+# Trixie renamed some libraries for 64-bit time (the t64 names).
 APT_PACKAGES=(python3-venv python3-picamera2 python3-lgpio "libzbar0|libzbar0t64" i2c-tools libgl1
-              "libglib2.0-0|libglib2.0-0t64" rsync polkitd)
+              "libglib2.0-0|libglib2.0-0t64" rsync polkitd fonts-dejavu-core)
 
 dry_run=false
 start=true
@@ -308,6 +309,37 @@ allow_power_off() {
     fi
 }
 
+# The phone view ([web] listen in config.toml) needs IP sockets and the local network, which the
+# unit denies: a drop-in grants them while the view is on, and is removed when it is off.
+network_for_web() {
+    step "network for the phone view"
+    local folder="$UNIT_DIR/$SERVICE.d" want
+    if [ ! -x "$PREFIX/.venv/bin/companion" ] && $dry_run; then
+        say "would ask \`companion web drop-in\` whether [web] listen is set"
+        return 0
+    fi
+    if ! want=$("$PREFIX/.venv/bin/companion" web drop-in --config "$ETC_DIR/config.toml"); then
+        problem "cannot read $ETC_DIR/config.toml (see above): fix it, then run this again"
+        return 1
+    fi
+    if [ -z "$want" ]; then
+        if [ -e "$folder/web.conf" ]; then
+            run rm -f "$folder/web.conf" && run systemctl daemon-reload || return 1
+        fi
+        ok "phone view off: the service keeps no network"
+    elif [ "$want" = "$(cat "$folder/web.conf" 2>/dev/null)" ]; then
+        ok "phone view on: $folder/web.conf is current"
+    else
+        if $dry_run; then
+            say "would write $folder/web.conf:"; printf '%s\n' "$want" | sed 's/^/    /'
+        else
+            install -d -m 0755 "$folder" && printf '%s\n' "$want" > "$folder/web.conf" || return 1
+            chmod 0644 "$folder/web.conf"
+        fi
+        run systemctl daemon-reload || return 1
+    fi
+}
+
 install_service() {
     step "service $SERVICE"
     if cmp -s "$here/systemd/$SERVICE" "$UNIT_DIR/$SERVICE"; then
@@ -347,7 +379,7 @@ check_installation() {
 $dry_run && say "dry run: printing the commands that would change the system, changing nothing"
 failed=()
 for task in check_system install_packages camera_stack enable_i2c create_user copy_project python_env link_command \
-            install_config allow_power_off install_service check_installation; do
+            install_config allow_power_off network_for_web install_service check_installation; do
     "$task" || failed+=("$task")
 done
 step "done"

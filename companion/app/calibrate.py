@@ -17,7 +17,7 @@ import datetime as dt
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,14 +29,16 @@ from companion.app.focus import FocusSweep, fiducial_blur, overall_blur, zone_bl
 from companion.errors import FrameError
 from companion.markers.sizing import STICKER_SIZES_MM, WANTED_PX_PER_MODULE
 from companion.ui.screens import CalibrationVerdict
+from companion.vision.fiducials import FiducialSighting
 from companion.vision.frames import check_frame
-from companion.vision.layout import Layout
+from companion.vision.layout import Fiducial, Layout
 from companion.vision.lens import LENSES, LensError, LensFit, LensModel, fit_lens, load_lens, nominal_lens
 from companion.vision.mapping import MatMapping
 from companion.vision.observation import FrameObservation
 from companion.vision.pipeline import VisionPipeline
 from companion.vision.sheet import SheetView, find_sheet
 from companion.vision.stickers import QR_MODULES, STICKER_MODULES, stickers_clash
+from companion.vocab.reasons import Reason
 
 # Decoders read reliably from about 3 px per module (hardware/camera.md,
 # ../shared/notes/vision-anchors.md): the camera mode and sticker size are chosen for that.
@@ -61,9 +63,15 @@ EDGE_MARGIN_PX = 2
 CALIBRATION_FILE = "calibration.json"
 FORMAT = "mandala-calibration/1"
 # A fitted lens is kept only if it brings the fiducials' reprojection error
-# under this (px): more means the points disagree (a marker misread, a
-# cloth lifted far off the table) and the starting model is safer.
+# under this many pixels or millimetres on the mat, whichever is more: more
+# means the points disagree (a marker misread, a cloth lifted far off the
+# table) and the starting model is safer. Corners are found to a pixel or so
+# at any resolution, a crease moves them by millimetres: 2 px alone was
+# 0.34 mm at 12 MP, where a cloth creased 3 mm leaves the fiducials 2-3 px
+# off any lens (a k1 = -0.3 lens fitted to 2.4 px from the start's 39 px was
+# thrown away); 0.8 mm alone is 1.5 px on a tilted 1080p frame.
 MAX_LENS_RMS_PX = 2.0
+MAX_LENS_RMS_MM = 0.8
 # ... and only if it explains what the starting model could not: a quarter of
 # its error and at least this much (px). Below that the fit is fitting the
 # corners' noise, and three radial terms fitted to noise bend the frame's far
@@ -309,11 +317,18 @@ def _fit_lens(image: np.ndarray, layout: Layout, pipeline: VisionPipeline, start
         views += [(view.sheet_mm, view.image_px) for view in more]
         used.append("sheet images")
     fit: LensFit | None = fit_lens(views, start) if views else None
-    if (fit is None or fit.rms_px > MAX_LENS_RMS_PX or fit.rms_px > 0.75 * fit.start_rms_px
+    if (fit is None or fit.rms_px > max(MAX_LENS_RMS_PX, MAX_LENS_RMS_MM * _fiducial_px_per_mm(seen, places))
+            or fit.rms_px > 0.75 * fit.start_rms_px
             or fit.start_rms_px - fit.rms_px < MIN_LENS_GAIN_PX):
         return LensCalibration(start, start_name, (), sum(len(v[0]) for v in views), None,
                                fit.start_rms_px if fit else None)
     return LensCalibration(fit.lens, start_name, tuple(used), fit.points, fit.rms_px, fit.start_rms_px)
+
+
+def _fiducial_px_per_mm(seen: Mapping[int, FiducialSighting], places: Mapping[int, Fiducial]) -> float:
+    """The frame's scale where the fiducials lie (median of their sides over their printed size); 1 without any."""
+    scales = [seen[i].side_px / places[i].size_mm for i in places]
+    return float(np.median(scales)) if scales else 1.0
 
 
 def _sheet_view(image: np.ndarray, start: LensModel) -> SheetView | None:
@@ -463,12 +478,12 @@ def _soft_zones_problem(calibration: Calibration) -> Problem:
 def _board_problem(layout: Layout, observation: FrameObservation) -> Problem:
     seen = observation.board.fiducials
     if not seen:
-        return Problem("board-not-found", "no fiducial seen",
+        return Problem(Reason.BOARD_NOT_FOUND, "no fiducial seen",
                        "point the camera at the mat, light it, and uncover the markers", "Point camera at the mat")
     missing = [f.id for f in layout.fiducials if f.id not in seen]
     places = ", ".join(f"{fid} ({_place_name(layout, fid)})" for fid in missing[:4])
     more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
-    return Problem("board-not-found", f"board not found: fiducials {places}{more} not seen",
+    return Problem(Reason.BOARD_NOT_FOUND, f"board not found: fiducials {places}{more} not seen",
                    "put the whole mat in view and clear its corners", "Show the whole mat")
 
 

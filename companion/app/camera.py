@@ -133,7 +133,7 @@ class Pacer:
 
 
 class FileSource(Camera):
-    """Frames from a folder (file-name order) or a video file, as a camera would deliver them."""
+    """Frames from a folder (file-name order), a video file or one photo, as a camera would deliver them."""
 
     def __init__(self, path: Path, start_frame: int = 0, fps: float = 0.0,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
@@ -158,6 +158,13 @@ class FileSource(Camera):
             return frames if frames > 0 else None
         return None
 
+    def recorded_fps(self) -> float | None:
+        """The frame rate the video says it was recorded at (None for frames in a folder, or when it does not say)."""
+        if self._video is None:
+            return None
+        fps = float(self._video.get(_cv2().CAP_PROP_FPS))
+        return fps if 0.0 < fps < 1000.0 else None
+
     def open(self) -> None:
         if self._opened:
             return
@@ -165,6 +172,8 @@ class FileSource(Camera):
             self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not self._files:
                 raise DeviceError(f"{self.path}: no frames here (expected {', '.join(sorted(IMAGE_SUFFIXES))} files)")
+        elif self.path.is_file() and self.path.suffix.lower() in IMAGE_SUFFIXES:
+            self._files = [self.path]  # one photo: a source of one frame
         elif self.path.is_file():
             self._video = self._open_video()
         else:

@@ -32,6 +32,7 @@ from companion.errors import ConfigError, LimitError
 from companion.limits import MAX_CONFIG_BYTES, check_toml, read_bytes
 from companion.ui.buttons import ButtonSettings
 from companion.ui.device import PANELS, DisplaySettings
+from companion.web.settings import WebSettings
 
 DEFAULT_CONFIG = Path("/etc/mandala-companion/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/mandala-companion")
@@ -113,12 +114,14 @@ class Config:
     vision: VisionSettings = field(default_factory=VisionSettings)
     logging: LoggingSettings = field(default_factory=LoggingSettings)
     game: GameSettings = field(default_factory=GameSettings)
+    web: WebSettings = field(default_factory=WebSettings)
+    """The phone view (docs/web.md): off unless ``listen`` is set."""
     state_dir: Path = DEFAULT_STATE_DIR
     origin: Path | None = None
     """The file this was read from; None when every value is a default."""
 
 
-SECTIONS = ("camera", "display", "buttons", "layout", "tracker", "vision", "logging", "game")
+SECTIONS = ("camera", "display", "buttons", "layout", "tracker", "vision", "logging", "game", "web")
 TOP_LEVEL_KEYS = ("state_dir", "ruleset")
 """``ruleset`` at the top level is the same as ``[game] ruleset`` (interfaces.md section 10 names the key)."""
 
@@ -196,6 +199,7 @@ def _build(data: Mapping[str, Any], origin: Path | None, env: Mapping[str, str])
         logging=LoggingSettings(_choice(_only(section("logging"), "logging", {"level"}), "logging.level",
                                         LOG_LEVELS, "info", lower=True)),
         game=game,
+        web=_delegate("web", section("web"), WebSettings.from_mapping),
         state_dir=_state_dir(data, env),
         origin=origin,
     )

@@ -66,7 +66,7 @@ machine is not); a damaged file is :class:`~companion.errors.JournalError`
 **Schema versions** (``PRAGMA user_version``; ``application_id`` marks the
 file as ours): 1 had ``games`` and a rowid ``entries``; 2 stores entries
 without rowid and adds ``journal`` (its id, which the ledger names) and
-``repairs``. A writer upgrades an older journal in one transaction
+``repairs``; 3 adds the ``resync`` kind. A writer upgrades an older journal in one transaction
 (every game and entry is copied and counted before the commit); readers
 read either. The entry kinds are :data:`Kind`, from which :data:`KINDS` and
 the SQL ``CHECK`` derive. To add a kind: add it to ``Kind``, raise
@@ -76,8 +76,10 @@ a journal they could not replay).
 
 How entries make the record (``mandala-record/1``): ``event`` and
 ``override`` (an event the players confirmed against a warning) add their
-line; ``undo`` takes the latest standing event back; ``correction`` replaces
-the latest standing event with its line; ``warning`` is kept for the log,
+line; ``resync`` (the tracker re-anchored to the table, a ``resync`` record
+line) adds its line too, applied whatever the rules say; ``undo`` takes the
+latest standing event back; ``correction`` replaces the latest standing event
+with its line; ``warning`` is kept for the log,
 and one marked ``"overridden": true`` (the players accepted a card where it
 lies) is carried over a restart by :meth:`JournaledGame.accepted`.
 """
@@ -116,15 +118,15 @@ log = logging.getLogger("companion.journal")
 JOURNAL_FILE = "journal.sqlite"
 LEDGER_FILE = f"{JOURNAL_FILE}-ledger"
 LOCK_FILE = f"{JOURNAL_FILE}-lock"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x4D544A31
 """``PRAGMA application_id`` of a journal ("MTJ1"); schema 1 left it 0."""
 MIN_FREE_BYTES = 2**20
 """A writer refuses to start with less free space: a game needs a few tens of KB, SQLite's WAL some pages."""
 
-Kind = Literal["event", "correction", "override", "undo", "warning"]
+Kind = Literal["event", "correction", "override", "undo", "warning", "resync"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
-RECORD_KINDS = frozenset({"event", "override", "correction"})
+RECORD_KINDS = frozenset({"event", "override", "correction", "resync"})
 
 
 def schema() -> dict[str, str]:
@@ -1079,5 +1081,6 @@ def _upgrade_from_1(db: sqlite3.Connection, clock: Callable[[], str]) -> None:
     db.execute("INSERT INTO journal (id, created) VALUES (?, ?)", (secrets.token_hex(8), clock()))
 
 
-UPGRADES: dict[int, Callable[[sqlite3.Connection, Callable[[], str]], None]] = {1: _upgrade_from_1}
+UPGRADES: dict[int, Callable[[sqlite3.Connection, Callable[[], str]], None]] = {1: _upgrade_from_1,
+                                                                               2: rebuild_entries}
 """Version -> the step to the next version, run in one transaction at a writer's open."""

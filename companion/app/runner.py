@@ -39,9 +39,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image, ImageDraw
 
@@ -49,11 +49,16 @@ from companion.app import notify
 from companion.app.camera import Camera, Frame
 from companion.app.session import Session
 from companion.errors import EXIT_TEMPFAIL, CameraLost, CompanionError, DeviceError
+from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.display import CameraStatus as CameraState
 from companion.tracker.display import DisplayModel
 from companion.ui import text as t
 from companion.ui.buttons import Press, Signals
-from companion.ui.controller import AppAction, AppCommand, UiController
+from companion.ui.controller import UiController
+from companion.ui.i18n import _
+
+if TYPE_CHECKING:
+    from companion.web.live import PhoneView
 
 log = logging.getLogger("companion.run")
 
@@ -83,6 +88,9 @@ class RunOptions:
     """Without frames, the worker refreshes the model this often (the "draw 2" fades, commands apply)."""
     stop_s: float = 5.0
     """At a stop, how long the threads get to finish (a camera read may hang); the unit allows 10 s."""
+    web_linger_s: float = 3.0
+    """Files with the phone view on: how long the view stays up after the end of the input, so that
+    a phone (or a test) watching gets the last state before ``run`` exits."""
 
 
 # -- the mailbox between capture and worker ------------------------------------------------
@@ -157,8 +165,11 @@ class Runner:
 
     def __init__(self, camera: Camera, session: Session, display: Any, buttons: Buttons | None = None,
                  options: RunOptions = RunOptions(), *, on_model: Callable[[DisplayModel], None] | None = None,
-                 signals: Signals | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 signals: Signals | None = None, clock: Callable[[], float] = time.monotonic,
+                 web: PhoneView | None = None) -> None:
         self.camera, self.session, self.display = camera, session, display
+        self.web = web
+        """The phone view when it is on: started and stopped with the run, fed by the worker."""
         self.buttons: Buttons = buttons if buttons is not None else NoButtons()
         self.signals = signals
         self.options, self.on_model, self.clock = options, on_model, clock
@@ -194,8 +205,10 @@ class Runner:
                          threading.Thread(target=self._work, name="worker", daemon=True)]
         for thread in self._threads:
             thread.start()
+        self._start_web()  # after the camera: the server's imports must not delay the first frame
         try:
             self._ui_loop()
+            self._linger()
         finally:
             self.shutdown()
         if self.error is not None:
@@ -203,6 +216,22 @@ class Runner:
         if self.exit_request is AppAction.RESTART:
             return EXIT_TEMPFAIL  # systemd's Restart=on-failure starts us again
         return 0
+
+    def _start_web(self) -> None:
+        web = self.web
+        if web is None:
+            return
+        web.send = self.commands.put
+        try:
+            web.start()
+        except CompanionError as error:  # the game is watched all the same; the log says why there is no view
+            log.error("%s: running without the phone view", error)
+            self.web = None  # the worker reads it once a turn: it stops feeding the view
+
+    def _linger(self) -> None:
+        """At the end of a file input, keep the phone view up a moment for whoever watches it."""
+        if self.web is not None and self.error is None and self.exit_request is None and not self.quit.is_set():
+            self.quit.wait(self.options.web_linger_s)
 
     def request_stop(self) -> None:
         """Stop as after SIGTERM (from another thread): :meth:`run` returns 0 within a ui tick."""
@@ -227,6 +256,8 @@ class Runner:
         _quietly(getattr(self.buttons, "close", None))
         _quietly(getattr(self.signals, "close", None))
         _quietly(self.camera.close)
+        if self.web is not None:
+            _quietly(self.web.stop)
         if not any(thread.is_alive() for thread in self._threads) and self.session.journal is not None:
             self.session.journal.close()  # a worker stuck mid-append keeps it; the OS closes it at exit
         skipped = getattr(self.camera, "skipped", 0)
@@ -311,7 +342,7 @@ class Runner:
                         log.info("camera ok: %s", item.message)
                 elif isinstance(item, Frame):
                     self._process(item)
-                self._publish(self.session.model(self._idle_now(item), camera=camera))
+                self._publish(self._model(item, camera))
                 self._beats += 1
             self._apply_commands()
         except BaseException as error:  # raised again by run() in the main thread, where the CLI says it
@@ -333,6 +364,16 @@ class Runner:
         elif board_before != self.session.board_found:
             log.warning("board %s", "found again" if self.session.board_found else "not found: is the mat in view?")
             notify.status(self._status_line())
+
+    def _model(self, item: Item | None, camera: CameraState) -> DisplayModel:
+        model = self.session.model(self._idle_now(item), camera=camera)
+        if self.web is None:
+            return model
+        code = self.web.pairing_code()
+        if code:
+            model = replace(model, pairing=code)
+        self.web.observe(self.session, model)
+        return model
 
     def _idle_now(self, item: Item | None) -> float | None:
         if isinstance(item, Frame) or self.options.clock_fps:
@@ -377,7 +418,7 @@ class Runner:
             for command in controller.step(self.model, self.buttons.poll(now), now):
                 self._command(command)
             if self.signals is not None:
-                self.signals.show(self.model.warnings, now)
+                self.signals.show((w.id for w in self.model.warnings), now)  # new ones by id
             if self._beats > pinged_beats and (interval is None or now - pinged_at >= min(interval, 1.0)):
                 notify.watchdog()  # the worker turned and the screen is up to date
                 pinged_at, pinged_beats = now, self._beats
@@ -419,8 +460,8 @@ def power_off() -> None:
 def stopped_image(size: tuple[int, int] = (128, 64)) -> Image.Image:
     image = Image.new("1", size)
     draw = ImageDraw.Draw(image)
-    t.centered(draw, 14, "STOPPED", t.MEDIUM, size[0])
-    t.centered(draw, 38, "companion is off", t.SMALL, size[0])
+    t.centered(draw, 14, _("STOPPED"), t.MEDIUM, size[0])
+    t.centered(draw, 38, _("companion is off"), t.SMALL, size[0])
     return image
 
 
@@ -449,19 +490,25 @@ def _quietly(close: Callable[[], object] | None) -> None:
 # -- building it from the configuration ------------------------------------------------------
 
 
-def build(config: Any, *, recorded_fps: float | None = None, calibration: Path | None = None) -> Runner:
+def build(config: Any, *, recorded_fps: float | None = None, calibration: Path | None = None,
+          join: Any = None) -> Runner:
     """The runner a configuration describes: camera, lens, layout, tracker, journal (resumed), panel, buttons.
 
     ``recorded_fps``: for a path source, the rate its frames were taken at (the
     tracker's clock); default the pacing, or 10 when the pacing is 0.
     ``calibration``: the calibration file whose lens model vision maps through
-    (default: :func:`companion.app.calibrate.lens_for_run`'s choice).
+    (default: :func:`companion.app.calibrate.lens_for_run`'s choice). ``join``
+    (:class:`~companion.tracker.anchor.JoinCounts`): join the game on the table
+    instead of resuming; values not given are asked on the panel, or estimated
+    without one.
     """
     from companion.app.calibrate import lens_for_run
     from companion.app.journal import Journal
     from companion.app.table import TablePipeline
+    from companion.ui import i18n
     from companion.vision.layout import load_layout
 
+    i18n.use(config.display.language)  # every screen from now on, the stopped one included
     settings = config.camera
     files = settings.source == "path"
     clock_fps = (recorded_fps or settings.fps or 10.0) if files else None
@@ -476,12 +523,23 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
         log.warning("journal: %s", finding)
     session = Session(pipeline, journal)
     session.resume()
+    if join is not None:
+        session.join(join, ask=config.display.display not in ("none", "dummy"))
     options = RunOptions(clock_fps=clock_fps, lossless=files and settings.fps <= 0)
     log.info("camera %s (lens %s), display %s, journal %s", settings.source,
              "a pinhole" if lens is None else f"{lens.name}, k1 {lens.distortion[0]:.3f}", config.display.display,
              journal.path)
     return Runner(open_camera(settings, config.state_dir), session, make_display(config), make_buttons(config),
-                  options, signals=make_signals(config))
+                  options, signals=make_signals(config), web=make_web(config))
+
+
+def make_web(config: Any) -> PhoneView | None:
+    """The phone view when the configuration (or ``--web``) turns it on; None leaves every port closed."""
+    if not config.web.enabled:
+        return None
+    from companion.web.live import PhoneView
+
+    return PhoneView(config.web, config.state_dir, config.display.language)
 
 
 def share_with_group(state_dir: Path) -> None:

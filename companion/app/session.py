@@ -8,11 +8,15 @@ model is built only after :meth:`feed` or :meth:`apply` returned. It is not
 thread-safe: one thread (the runner's worker, or the demo's loop) uses it.
 
 Journal kinds: a tracked event is ``event`` (``override`` when the players
-forced it), a discard count ``correction``, an undo ``undo``; warnings and
+forced it, by a button or by playing on past a warning), a ``resync`` record
+line (the table re-read) a ``resync``, a discard count ``correction``, an
+undo ``undo`` (also a play the tracker saw taken back, and an answer to "which
+was it?" that takes the other reading); warnings and
 overrides that only accept the table as it lies are ``warning`` lines (the
 latter marked overridden, and taken up again on resume). A game starts in
 the journal when the tracker sees the deal and is finished when it is over
-with every cup card revealed, or abandoned by a new game.
+with every cup card revealed, or abandoned by a new game. A game joined in
+progress starts with a ``position`` header (the table as it was adopted).
 """
 
 from __future__ import annotations
@@ -21,16 +25,19 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.app.journal import Journal, JournaledGame, standing_lines
+from companion.app.journal import Journal, JournaledGame, Kind, standing_lines
 from companion.app.table import TablePipeline, TableTracker
-from companion.engine import Game, MountainsGame
+from companion.engine import Game, MountainsGame, Resync
 from companion.engine.base import BaseGame
-from companion.tracker.display import PLAYERS, CameraStatus, DisplayModel, TableWarning
+from companion.engine.record import record_header
+from companion.errors import ConfigError
+from companion.tracker.anchor import JoinCounts
+from companion.tracker.commands import AppAction, AppCommand
+from companion.tracker.display import JOIN_FIELDS, PLAYERS, CameraStatus, DisplayModel
 from companion.tracker.model import display_model
 from companion.tracker.mountains import MountainsTracker
 from companion.tracker.mountains_display import mountains_display_model
-from companion.tracker.tracker import TrackedEvent, Update, Warning
-from companion.ui.controller import AppAction, AppCommand
+from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
 
 if TYPE_CHECKING:
     import numpy as np
@@ -95,11 +102,14 @@ class Session:
         self.now, self.frames = now, self.frames + 1
         if update.started:
             self._start_game()
-        for undone in update.undone:  # a turn written again (mountains: its discard showed the draw)
-            self._append("undo", undone.event, undone.frame)
+        for taken in update.undone:  # a play taken back; mountains: a turn its discard showed the draw of
+            self._append("undo", taken.event, taken.frame)
+            log.info("frame %d: taken back: %s", taken.frame, taken.event)
         for tracked in update.events:
-            self._append("override" if tracked.forced else "event", tracked.event, tracked.frame)
+            self._append(_kind(tracked), tracked.event, tracked.frame)
             log.info("frame %d: %s%s", tracked.frame, tracked.event, " (forced)" if tracked.forced else "")
+        for notice in update.notices:
+            log.info("frame %d: %s: %s", index, notice.title, notice.text)
         for warning in update.warnings:
             self._append("warning", _warning_json(warning), warning.frame)
             log.warning("frame %d: %s: %s %s", warning.frame, warning.reason, warning.message, warning.fix)
@@ -134,6 +144,10 @@ class Session:
             return self._new_game(command)
         if action is AppAction.FIRST_PLAYER:
             return self._first_player(command)
+        if action is AppAction.JOIN:
+            return self._join(command)
+        if action is AppAction.CHOOSE:
+            return self._choose(command)
         return Applied(command, f"{command}: not for the game", False)  # restart, power off: the runner's
 
     def _undo(self, command: AppCommand) -> Applied:
@@ -144,7 +158,7 @@ class Session:
         return Applied(command, f"undone: {event}", True)
 
     def _override(self, command: AppCommand) -> Applied:
-        target = _matching(self.tracker.warnings, command.warning)
+        target = _matching(self.tracker.warnings, command.warning_id)
         if target is None:
             return Applied(command, "override: that warning is gone", False)
         tracked: TrackedEvent | None = self.tracker.override(target)
@@ -180,13 +194,53 @@ class Session:
             self._start_game()
         return Applied(command, f"first player: {PLAYERS[player]}", True)
 
+    def _official(self, what: str) -> Tracker:
+        """The official game's tracker, for what only it does (joining, choosing a reading)."""
+        if not isinstance(self.tracker, Tracker):
+            raise ConfigError(f"{what}: not for a table of the {self.ruleset} ruleset (the official game only)")
+        return self.tracker
+
+    def join(self, counts: JoinCounts, *, ask: bool) -> None:
+        """Join the game in progress on the table (``--join``); values not given are asked (``ask``) or estimated."""
+        tracker = self._official("--join")
+        self._finish("abandoned: joining the game on the table")
+        tracker.new_game()
+        missing = None in (counts.turn, counts.hands, counts.cups, counts.deck)
+        if ask and missing:
+            tracker.asking = counts  # the display asks; the answers come back as a JOIN command
+        else:
+            tracker.request_join(counts)
+
+    def _join(self, command: AppCommand) -> Applied:
+        values = command.values
+        if values is None or len(values) != len(JOIN_FIELDS) or not isinstance(self.tracker, Tracker):
+            return Applied(command, "join: no values" if values is None else "join: not for this table", False)
+        self._finish("abandoned: joining the game on the table")
+        turn, hand1, hand2, cup1, cup2, deck = values
+        self.tracker.new_game()
+        self.tracker.request_join(JoinCounts(turn, (hand1, hand2), (cup1, cup2), deck))
+        return Applied(command, f"join: {PLAYERS[turn]} to play, hands {hand1},{hand2}, cups {cup1},{cup2}, "
+                                f"deck {deck}", True)
+
+    def _choose(self, command: AppCommand) -> Applied:
+        if not isinstance(self.tracker, Tracker):
+            return Applied(command, "choice: nothing to choose on this table", False)
+        undone, applied = self.tracker.choose(command.count or 0)
+        if not undone and not applied:
+            return Applied(command, "choice: kept as applied", False)
+        for taken in undone:
+            self._append("undo", taken.event, self.tracker.frame)
+        for tracked in applied:
+            self._append("override", tracked.event, tracked.frame)
+        return Applied(command, f"choice: the other reading, {len(applied)} events", True)
+
     # -- journal ----------------------------------------------------------------------
 
     def _start_game(self) -> None:
         self._finish("abandoned: a new deal was seen")
         game: Game | MountainsGame | None = self.tracker.game
         if self.journal is not None and game is not None:
-            self.game_id = self.journal.start_game_from_header(_header(game))
+            self.game_id = self.journal.start_game_from_header(record_header(game, table=True))
             log.info("game %d started: %s first", self.game_id, PLAYERS[game.first_player])
 
     def _append(self, kind: Any, line: Any, frame: int | None) -> None:
@@ -205,22 +259,20 @@ class Session:
         self.game_id = None
 
 
-def _header(game: BaseGame[Any, Any]) -> dict[str, Any]:
-    """The record header of a game's deal, as the camera knows it (table mode), of its ruleset."""
-    return game.header_json(game.setup(), table=True)
+def _kind(tracked: TrackedEvent) -> Kind:
+    """A resync is the table's word (the tracker re-anchored); a forced play is the players' (an override)."""
+    if isinstance(tracked.event, Resync):
+        return "resync"
+    return "override" if tracked.forced else "event"
 
 
-def _matching(warnings: list[Warning], shown: TableWarning | None) -> Warning | None:
-    """The tracker's warning behind the one on the screen (the screen has reason, message, fix)."""
-    for warning in warnings:
-        if shown is None or (warning.reason, warning.message, warning.fix) == (shown.reason, shown.message,
-                                                                               shown.fix):
-            return warning
-    return None
+def _matching(warnings: list[Warning], warning_id: str | None) -> Warning | None:
+    """The tracker's warning a command names by its id (None: the oldest)."""
+    return next((w for w in warnings if warning_id is None or w.id == warning_id), None)
 
 
 def _warning_json(warning: Warning) -> dict[str, Any]:
-    return {"reason": warning.reason, "message": warning.message, "fix": warning.fix,
+    return {"id": warning.id, "reason": warning.reason, "message": warning.message, "fix": warning.fix,
             "cards": list(warning.cards), "zone": warning.zone}
 
 

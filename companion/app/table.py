@@ -33,8 +33,9 @@ class TableLog:
     frames: int = 0
 
     def add(self, update: Update) -> None:
-        if update.undone:  # written again: the update's events replace them
-            del self.events[-len(update.undone):]
+        for _ in update.undone:  # a play taken back at the table leaves the record
+            if self.events:
+                self.events.pop()
         self.events += [(e.frame, e.event.to_json()) for e in update.events]
         self.warnings += list(update.warnings)
 

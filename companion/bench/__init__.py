@@ -11,5 +11,7 @@ TARGETS: dict[str, str] = {
     "ui": "companion.bench.ui",
     "table": "companion.bench.table",
     "run": "companion.bench.run",
+    "restart": "companion.bench.restart",
     "teach": "companion.bench.teach",
+    "markers": "companion.bench.markers",
 }

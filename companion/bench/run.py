@@ -33,6 +33,13 @@ keeps the capture queue full the whole time: the worst case for memory), and:
   time every write, and measures the WAL each entry costs in schema 1 and 2
   (the reason SQLite's own checkpoint came only after about 470 entries).
 
+- ``--web``: each child runs with the phone view on (``--web
+  127.0.0.1:PORT``) and two phones watching it the whole time: one holds
+  the live stream (Server-Sent Events) open, the other loads the page and
+  asks ``/api/game`` and ``/api/view`` twice a second, so the server's
+  imports, its thread, a journal read per request and a view built per
+  change are all in the peak (issue 16).
+
 Budgets (issue 6): at most 250 MB, at most 3 s, a press handled within 50 ms;
 (issue 11) checkpointing under 5 ms per event.
 """
@@ -64,6 +71,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=float, nargs="+", default=[0.0, 10.0],
                         help="pacing of each run; 0 = as fast as possible (default: 0 10)")
     parser.add_argument("--rounds", type=int, default=3, help="runs per pacing; medians are reported")
+    parser.add_argument("--web", action="store_true",
+                        help="with the phone view on and two phones watching it (the peak then includes the server)")
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -74,7 +83,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
                         "from companion.bench.run import write_frames; write_frames(Path(sys.argv[1]), "
                         "int(sys.argv[2]))", str(frames), str(args.frames)], check=True)
-        results = {f"fps {fps:g}": [one_run(frames, Path(folder) / f"state-{fps}-{n}", fps)
+        results = {f"fps {fps:g}": [one_run(frames, Path(folder) / f"state-{fps}-{n}", fps, web=args.web)
                                     for n in range(max(1, args.rounds))] for fps in args.fps}
         buttons = button_response(frames, Path(folder) / "state-buttons")
         journal = journal_costs(Path(folder) / "journal-costs")
@@ -92,6 +101,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "checkpoint_budget_met": journal["journal_checkpoint_median_ms"] <= CHECKPOINT_BUDGET_MS,
         "runs": results,
         "frames": args.frames,
+        "web": args.web,
         "resolution": "4608x2592",
         "parent_rss_mb": round(_own_peak_mb(), 1),
         "machine": f"{platform.machine()} {os.cpu_count()} cores, {platform.python_implementation()} "
@@ -128,11 +138,17 @@ def write_frames(out: Path, count: int) -> Path:
     return out
 
 
-def one_run(frames: Path, state: Path, fps: float) -> dict[str, Any]:
+def one_run(frames: Path, state: Path, fps: float, web: bool = False) -> dict[str, Any]:
     command = [sys.executable, "-m", "companion", "run", "--camera", str(frames), "--fps", f"{fps:g}",
                "--recorded-fps", "10", "--display", "none", "--state-dir", str(state), "--log-level", "info"]
+    phones: _Phones | None = None
+    if web:
+        phones = _Phones()
+        command += ["--web", f"127.0.0.1:{phones.port}", "--web-linger", "1"]
     started = time.perf_counter()
     child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    if phones is not None:
+        phones.start()
     assert child.stderr is not None
     first: float | None = None
     journal: dict[str, Any] = {}
@@ -144,12 +160,70 @@ def one_run(frames: Path, state: Path, fps: float) -> dict[str, Any]:
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.perf_counter() - started
+    if phones is not None:
+        phones.stop()
+        journal["web_requests"], journal["web_events"] = phones.requests, phones.events
+        if not phones.events:
+            raise RuntimeError("the phone view sent no event: was it on?")
     if child.returncode != 0 or first is None:
         raise RuntimeError(f"companion run exited {child.returncode} (first frame seen: {first is not None})")
     result = {"peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "first_frame_s": round(first, 2),
               "seconds": round(seconds, 1), "journal": journal}
     print(f"bench run: fps {fps:g}: {result}", file=sys.stderr)
     return result
+
+
+class _Phones:
+    """Two phones on the phone view: one holds the live stream open, one asks for the game twice a second."""
+
+    def __init__(self) -> None:
+        import socket
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port: int = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.requests = 0
+        self.events = 0
+        import threading
+
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._stream, daemon=True),
+                         threading.Thread(target=self._ask, daemon=True)]
+
+    def start(self) -> None:
+        for thread in self._threads:
+            thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(5)
+
+    def _stream(self) -> None:
+        import urllib.request
+
+        while not self._stop.is_set():
+            try:
+                with urllib.request.urlopen(self.url + "/api/events", timeout=5) as stream:
+                    for line in stream:
+                        self.events += line.startswith(b"data: ")
+                        if self._stop.is_set():
+                            return
+            except OSError:
+                self._stop.wait(0.1)  # not up yet, or gone at the end
+
+    def _ask(self) -> None:
+        import urllib.request
+
+        while not self._stop.wait(0.5):
+            for path in ("/", "/api/game", "/api/view"):
+                try:
+                    with urllib.request.urlopen(self.url + path, timeout=5) as answer:
+                        answer.read()
+                        self.requests += 1
+                except OSError:
+                    pass  # not up yet (the child is starting), or no game yet (404)
 
 
 class _PressEveryPoll:
@@ -209,10 +283,10 @@ def journal_costs(folder: Path, games: int = 3) -> dict[str, Any]:
     """Every write of ``games`` whole games timed (ledger, commit, checkpoint), and the WAL per entry."""
     from companion.app.journal import Journal
     from companion.engine import play_random_game, table_record
-    from companion.engine.record import header_json
+    from companion.engine.record import record_header
 
     record = table_record(play_random_game(random.Random(0)))  # 118 events
-    header, lines = header_json(record.setup, True), [str(event) for _, event in record.events]
+    header, lines = record_header(record.new_game(), True), [str(event) for _, event in record.events]
     with Journal.open(folder / "games") as journal:
         for _ in range(games):
             game = journal.start_game_from_header(header)

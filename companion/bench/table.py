@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.app.table import TableTracker
-from companion.engine import Claim, Reveal, play_random_game, summary, table_record
+from companion.engine import Claim, Resync, Reveal, play_random_game, summary, table_record
 from companion.engine.mountains.events import DrawCards
 from companion.errors import ConfigError
 from companion.sim.scene import SceneOptions, parse_resolution
@@ -47,11 +47,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=20, help="games per style (default 20)")
     parser.add_argument("--style", choices=(*STYLES, "both"), default="both",
                         help="how the simulated players lay cards (default both: each style's games in turn)")
+    add_watch_arguments(parser, "games rendered and tracked at once")
+
+
+def add_watch_arguments(parser: argparse.ArgumentParser, jobs: str) -> None:
+    """How the simulated games are watched: seeds, camera, settle time, jobs, observations (table, restart)."""
     parser.add_argument("--seed", type=int, default=0, help="first game seed; game i uses seed + i")
     parser.add_argument("--fps", type=float, default=14.0, help="frames per second of the simulated camera")
     parser.add_argument("--resolution", default="4608x2592", help="frame size WxH (default 4608x2592)")
     parser.add_argument("--settle", type=float, default=1.0, help="tracker settle time, seconds")
-    parser.add_argument("--jobs", type=int, default=2, help="games rendered and tracked at once")
+    parser.add_argument("--jobs", type=int, default=2, help=jobs)
     parser.add_argument("--observations", choices=("rendered", "ideal"), default="rendered",
                         help="rendered frames through vision (default), or the ideal camera's observations")
     parser.add_argument("--ruleset", choices=("mandala", "mountains"), default="mandala",
@@ -92,6 +97,9 @@ class GameResult:
     """Events of the game, as a camera can know them (the reveal not counted)."""
     end_seen: bool = True
     """The tracker's game ended with the game's (mountains: the deck's end is not always visible)."""
+    lost_track_s: float = 0.0
+    """The longest time the tracker was behind the table (see :func:`_lost_track`)."""
+    lost_track_on: str = ""
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -109,7 +117,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for result in mapped:
         print(f"bench table: {result.style} game {result.seed}: final {'ok' if result.final_right else 'WRONG'}, "
               f"{result.events}/{result.expected_events} events, {len(result.false_warnings)} false warnings, "
-              f"{result.warned_in_time}/{result.injected} injected warned, {result.seconds:.0f} s",
+              f"{result.warned_in_time}/{result.injected} injected warned, lost track {result.lost_track_s:.1f} s, "
+              f"{result.seconds:.0f} s",
               file=sys.stderr)
         results.append(result)
     return {
@@ -144,6 +153,8 @@ def _style_figures(results: list[GameResult], settle: float) -> dict[str, Any]:
         "latency_max_s": round(max(latencies), 3) if latencies else None,
         "latency_p99_s": round(sorted(latencies)[int(len(latencies) * 0.99)], 3) if latencies else None,
         "events_later_than_settle_plus_0_3_s": sum(len(r.slow) for r in results),
+        "lost_track_max_s": max((r.lost_track_s for r in results), default=None),
+        "games_lost_track_over_3_settles": sum(r.lost_track_s > 3 * settle for r in results),
         "slow_events": [s for r in results for s in r.slow],
         "seconds_per_game": round(statistics.mean(r.seconds for r in results), 1) if results else None,
         "false_warning_list": [w for r in results for w in r.false_warnings],
@@ -182,7 +193,8 @@ def _play_one(job: Job) -> GameResult:
         tuple(f"{job.style} game {job.seed} frame {t.frame}: {lat:.2f} s after "
               f"{script.shots[_shot(script, job.fps, t)].note}: {t.event}"
               for lat, t in latencies if lat > job.settle + 0.3),
-        len(_expected(game)),
+        len(_expected(game)), True,
+        *_lost_track(script, tracker.events, job.fps),
     )
 
 
@@ -276,8 +288,78 @@ def _expected(game: Any) -> list[tuple[object, ...]]:
 
 
 def _in_order(tracked: list[TrackedEvent], game: Any) -> bool:
-    seen = [_decision(t.event) for t in tracked if not isinstance(t.event, Reveal)]
+    seen = [_decision(t.event) for t in tracked if not isinstance(t.event, Reveal | Resync)]
     return seen == _expected(game)
+
+
+def _lost_track(script: GameScript, tracked: list[TrackedEvent], fps: float) -> tuple[float, str]:
+    """The longest time the tracker was behind the table, and the event it was behind on (docs/benchmarks.md).
+
+    Each event of the game happened when the table could first show it: the
+    first shot without a hand over the mat after the last shot of its gesture
+    (the last grab of a claim). It was tracked when the tracker's own events,
+    matched to the game's in order, first had it: the same decision, or the
+    same play with fewer cards (a card under another, never read), or any
+    later event once the tracker is past it (a resync). The lag is the time
+    between the two; an event never tracked lags until the end of the game.
+    """
+    starts, elapsed = [], 0.0
+    for shot in script.shots:
+        starts.append(elapsed)
+        elapsed += shot.seconds
+    played = [event for event, _ in script.game.stack]
+    wanted = [e for _, e in table_record(script.game).events if not isinstance(e, Reveal)]
+    mine = [(t.frame / fps, t.event) for t in tracked if not isinstance(t.event, Reveal)]
+    worst, what, cursor = 0.0, "", 0
+    moments = _happenings(script, starts, [str(full) for full in played])
+    for index, (truth, happened) in enumerate(zip(wanted, moments, strict=False)):
+        if happened is None:
+            continue
+        found = next((k for k in range(cursor, len(mine))
+                      if mine[k][0] <= happened + MATCH_WINDOW_S and _same_play(mine[k][1], truth)), None)
+        if found is None:  # missed: caught up (if ever) by the tracker's next event after this one happened
+            later = [k for k in range(cursor, len(mine)) if mine[k][0] >= happened]
+            tracked_at = mine[later[0]][0] if later else elapsed
+        else:
+            tracked_at, cursor = mine[found][0], found + 1
+        if tracked_at - happened > worst:
+            worst, what = tracked_at - happened, f"event {index + 1}: {truth}"
+    return round(worst, 3), what
+
+
+MATCH_WINDOW_S = 20.0
+"""A tracked event is matched to a game event only if reported within this time after it (else it was missed)."""
+
+
+def _happenings(script: GameScript, starts: list[float], notes: list[str]) -> list[float | None]:
+    """When each event (by its record line, in play order) could first be seen done on the table."""
+    shots = script.shots
+    firsts: list[int | None] = []
+    cursor = 0
+    for note in notes:
+        first = next((i for i in range(cursor, len(shots)) if shots[i].note.startswith(note)), None)
+        firsts.append(first)
+        cursor = cursor if first is None else first + 1
+    moments: list[float | None] = []
+    for index, (note, first) in enumerate(zip(notes, firsts, strict=True)):
+        if first is None:
+            moments.append(None)
+            continue
+        end = next((f for f in firsts[index + 1:] if f is not None), len(shots))
+        last = max(i for i in range(first, max(end, first + 1)) if shots[i].note.startswith(note))
+        free = next((i for i in range(last, len(shots)) if shots[i].hand is None), last)
+        moments.append(starts[free])
+    return moments
+
+
+def _same_play(mine: Any, truth: Any) -> bool:
+    if _decision(mine) == _decision(truth):
+        return True
+    if type(mine) is not type(truth) or isinstance(truth, Claim):
+        return False
+    same = (getattr(mine, "player", None), getattr(mine, "mandala", None)) == (
+        getattr(truth, "player", None), getattr(truth, "mandala", None))
+    return same and set(getattr(mine, "cards", ())) <= set(getattr(truth, "cards", ()))
 
 
 def _latencies(script: GameScript, tracked: list[TrackedEvent], fps: float) -> list[tuple[float, TrackedEvent]]:

@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.doctor_cmds",
     "companion.cli.run_cmds",
     "companion.cli.calibrate_cmds",
+    "companion.cli.web_cmds",
 )
 
 

@@ -44,7 +44,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     demo.add_argument("--gif", type=Path, default=Path("demo-oled.gif"),
                       help="animated GIF of the OLED to write (default demo-oled.gif); --no-gif for none")
     demo.add_argument("--no-gif", dest="gif", action="store_const", const=None)
-    demo.add_argument("--delay", type=float, default=None, help=argparse.SUPPRESS)  # the old demo's; ignored
     demo.add_argument("--ruleset", choices=("mandala", "mountains"), default="mandala",
                       help="the game to play: mandala, the official one (default), or mountains (rules-002.md)")
     demo.add_argument("--fast", action="store_true",

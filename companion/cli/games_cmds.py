@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from companion.cli import write_output
 
 if TYPE_CHECKING:
-    from companion.app.journal import GameInfo, Journal, JournaledGame
+    from companion.app.journal import GameInfo, Journal
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,18 +65,8 @@ def _open(args: argparse.Namespace) -> Journal:
     return journal
 
 
-def _chosen(journal: Journal, game_id: int | None) -> JournaledGame:
-    from companion.errors import JournalError
-
-    if game_id is not None:
-        return journal.game(game_id)
-    latest = journal.latest()
-    if latest is None:
-        raise JournalError(f"{journal.path}: no games yet")
-    return latest
-
-
 def run_list(args: argparse.Namespace) -> int:
+    from companion.app.games import list_document
     from companion.errors import JournalError
 
     try:
@@ -86,12 +76,14 @@ def run_list(args: argparse.Namespace) -> int:
             raise
         games: list[GameInfo] = []
         notes: Counter[int | None] = Counter()
+        document: dict[str, Any] = {"games": []}
     else:
         with journal:
             games = journal.games()
             notes = Counter(repair.game_id for repair in journal.repairs())
+            document = list_document(journal)
     if args.json:
-        print(json.dumps({"games": [_info_json(game, notes[game.id]) for game in games]}))
+        print(json.dumps(document))
         return 0
     if not games:
         print("no games yet", file=sys.stderr)
@@ -99,11 +91,6 @@ def run_list(args: argparse.Namespace) -> int:
         noted = f"  ({notes[game.id]} note(s): games show {game.id})" if notes[game.id] else ""
         print(describe(game) + noted)
     return 0
-
-
-def _info_json(game: GameInfo, notes: int = 0) -> dict[str, Any]:
-    return {"id": game.id, "started": game.started, "first_player": game.first_player,
-            "finished": game.finished, "entries": game.entries, "result": game.result, "notes": notes}
 
 
 def describe(game: GameInfo) -> str:
@@ -118,13 +105,14 @@ def describe(game: GameInfo) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from companion.app.games import chosen, show_document
     from companion.cli.engine_cmds import describe_final
 
     with _open(args) as journal:
-        game = _chosen(journal, args.game)
+        game = chosen(journal, args.game)
         record = game.record()
         if args.json:
-            print(json.dumps({"record": record, "final": game.final()}))
+            print(json.dumps(show_document(game)))
             return 0
         print(describe(game.info))
         for number, line in enumerate(record[1:], start=2):
@@ -139,12 +127,13 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from companion.app.games import chosen, record_text
     from companion.cli.paths import output_file
 
     if args.out is not None:
         output_file(args.out, "--out")
     with _open(args) as journal:
-        game = _chosen(journal, args.game)
-        text = "\n".join(game.record()) + "\n"
+        game = chosen(journal, args.game)
+        text = record_text(game)
     write_output(text, args.out, f"game {game.info.id}, {len(game.record()) - 1} events")
     return 0

@@ -13,22 +13,27 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from companion.cli.progress import add_quiet
 from companion.errors import ConfigError
 from companion.markers.codes import ALL_CARD_IDS, CARD_IDS
-from companion.markers.sheets import DEFAULT_DPI, MarkerOutputError, write_markers
+from companion.markers.sheets import DEFAULT_DPI, PAPERS, MarkerOutputError, write_markers
 from companion.markers.sizing import MARGIN, WANTED_PX_PER_MODULE, choose_sticker_mm, sticker_fits
 from companion.vision.layout import Layout, default_layout_path, layout_to_dict, load_layout
 from companion.vision.stickers import stickers_clash
+
+if TYPE_CHECKING:
+    from companion.app.camera import Camera
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     markers = subparsers.add_parser(
         "markers",
-        help="write printable A4 sheets: card stickers (108; 120 with --ruleset mountains), playmat fiducials, "
-             "the lens calibration sheet, a guide",
+        help="write printable sheets (A4 or Letter): card stickers (108; 120 with --ruleset mountains), playmat "
+             "fiducials, the lens calibration sheet, a guide; markers check: every sticker on a card of its color?",
     )
-    markers.add_argument("--out", type=Path, required=True, help="output folder (created)")
+    markers.add_argument("--out", type=Path, default=None, help="output folder (created; required to print)")
     markers.add_argument(
         "--layout", type=Path, default=None,
         help="layout JSON giving sticker and fiducial sizes (default: the ruleset's shipped playmat)"
@@ -39,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     markers.add_argument(
         "--dpi", type=int, default=DEFAULT_DPI, help=f"PNG and PDF raster resolution (default {DEFAULT_DPI})"
     )
+    markers.add_argument("--paper", choices=tuple(PAPERS), default="a4",
+                         help="paper the pages are for: a4 (default) or letter (US); print at 100%% either way")
     markers.add_argument("--sticker-mm", default=None, metavar="N|auto",
                          help="sticker side in mm (default: the layout's); auto: the smallest giving "
                               f"{WANTED_PX_PER_MODULE:g} px per QR module over the mat with --lens at --resolution")
@@ -46,9 +53,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                          help="Camera Module 3 lens, for the pixels per module (default standard)")
     markers.add_argument("--resolution", default="4608x2592", help="camera mode WxH (default 4608x2592)")
     markers.set_defaults(func=run)
+    commands = markers.add_subparsers(dest="markers_command", metavar="check", required=False)
+    check = commands.add_parser(
+        "check", help="check that every sticker is on a card of its color: lay cards on the mat under the camera")
+    check.add_argument("input", type=Path, nargs="?", default=None,
+                       help="a photo of the mat, a folder of frames (file-name order) or a video; none with --camera")
+    check.add_argument("--image", type=Path, default=None, help="a photo of the mat with the cards on it")
+    check.add_argument("--camera", action="store_true", help="look through the configured camera")
+    check.add_argument("--config", type=Path, default=None,
+                       help="configuration naming the camera (default /etc/mandala-companion/config.toml)")
+    check.add_argument("--frames", type=int, default=None,
+                       help="frames to look at (default: all of a folder or video, 10 from the camera)")
+    check.add_argument("--layout", type=Path, default=None, help="playmat layout (default: the bundled one)")
+    check.add_argument("--json", action="store_true", help="print every card's verdict as JSON")
+    add_quiet(check)
+    check.set_defaults(func=run_check)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out is None:
+        raise ConfigError("markers: --out DIR is required to print (or: companion markers check)")
     ruleset = getattr(args, "ruleset", "mandala")
     layout = load_layout(args.layout if args.layout is not None else default_layout_path(ruleset))
     if not 150 <= args.dpi <= 1200:
@@ -59,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     sticker_mm = _sticker_mm(getattr(args, "sticker_mm", None), layout, lens, resolution)
     sized = dataclasses.replace(layout, sticker_mm=sticker_mm)
     card_ids = ALL_CARD_IDS if ruleset == "mountains" else CARD_IDS
-    for path in write_markers(args.out, sized, args.dpi, card_ids):
+    for path in write_markers(args.out, sized, args.dpi, getattr(args, "paper", "a4"), card_ids):
         print(path)
     if sticker_mm != layout.sticker_mm:
         print(_write_layout(args.out / "layout.json", sized))
@@ -116,3 +140,60 @@ def _resolution(text: str) -> tuple[int, int]:
     if width < 16 or height < 16:
         raise ConfigError(f"--resolution {text!r}: too small")
     return width, height
+
+
+LIVE_FRAMES = 10
+"""Frames the live check looks at: a second or two, enough to outvote a hand passing over."""
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """One line per card whose sticker is of another color (or whose face cannot be told): exit 1; none: exit 0."""
+    from companion.app.camera import FileSource
+    from companion.cli.paths import PathArgumentError, input_path
+    from companion.cli.progress import bar
+    from companion.markers.check import CheckInputError, ColorCheck
+
+    given = [source for source in (args.input, args.image) if source is not None]
+    if len(given) + bool(args.camera) != 1:
+        raise PathArgumentError("markers check: give one photo (--image FILE), folder of frames or video, "
+                                "or --camera")
+    if args.frames is not None and args.frames < 1:
+        raise ConfigError(f"markers check: --frames {args.frames}: must be 1 or more")
+    check = ColorCheck(load_layout(args.layout))
+    camera = _check_camera(args, input_path(given[0], "input") if given else None)
+    limit = args.frames if args.frames is not None else (LIVE_FRAMES if args.camera else None)
+    with camera:
+        total = limit if limit is not None or not isinstance(camera, FileSource) else camera.count()
+        with bar(args, total, "checking") as progress:
+            while (limit is None or check.frames < limit) and (frame := camera.read()) is not None:
+                check.feed(frame.image)
+                progress.update(1)
+    name = "the camera" if args.camera else str(given[0])
+    if check.frames == 0:
+        raise CheckInputError(f"markers check: {name}: no frame could be read")
+    if not check.board_seen:
+        raise CheckInputError(f"markers check: {name}: the mat's fiducials are not in view; "
+                                "lay the cards on the mat under the camera")
+    results = check.results()
+    if not results:
+        raise CheckInputError(f"markers check: {name}: no card's sticker read; lay the cards face up, apart")
+    wrong = [result for result in results if not result.ok]
+    if args.json:
+        print(json.dumps({"cards": [{"card": r.card_id, "sticker_color": r.sticker_color, "face_color": r.face_color,
+                                     "ok": r.ok} for r in results], "problems": [r.line() for r in wrong]}))
+    else:
+        for result in wrong:
+            print(result.line())
+    print(f"markers check: {len(results)} cards read, {len(wrong)} to fix"
+          + ("" if wrong else ": every sticker is on a card of its color"), file=sys.stderr)
+    return 1 if wrong else 0
+
+
+def _check_camera(args: argparse.Namespace, path: Path | None) -> Camera:
+    from companion.app.camera import FileSource, make_camera
+    from companion.app.config import load_config
+
+    if args.camera:
+        return make_camera(load_config(args.config).camera)
+    assert path is not None
+    return FileSource(path)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli.join_args import add_join_arguments, join_counts
 from companion.cli.progress import add_quiet
 from companion.sim.styles import STYLES
 
@@ -26,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "default: the layout's, else mandala")
     replay.add_argument("--settle", type=float, default=1.0, help="settle time in seconds (default 1.0)")
     replay.add_argument("--decoder", default=None, help="QR decoder: zxing (default) or pyzbar")
+    add_join_arguments(replay)
     replay.add_argument("--calibration", type=Path, default=None, metavar="FILE",
                         help="calibration file of the camera that took the frames (companion calibrate --out "
                              "FILE): points are mapped through its lens model (default: none, a pinhole)")
@@ -53,10 +55,13 @@ def run_replay(args: argparse.Namespace) -> int:
     from companion.app.config import FPS_RANGE, SETTLE_RANGE, check_number
     from companion.app.table import TableLog, TablePipeline
     from companion.engine import summary
+    from companion.errors import ConfigError
+    from companion.tracker.tracker import Tracker
     from companion.vision.layout import default_layout_path, load_layout
 
     check_number("--fps", args.fps, FPS_RANGE)
     check_number("--settle", args.settle, SETTLE_RANGE)
+    join = join_counts(args)
     from companion.vision.lens import load_lens
 
     lens = None if args.calibration is None else load_lens(args.calibration)
@@ -64,6 +69,10 @@ def run_replay(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout if args.layout is not None else default_layout_path(ruleset or "mandala"))
     pipeline = TablePipeline(layout, decoder=args.decoder, settle_s=args.settle,
                              first_player=0 if args.first_player == "p1" else 1, lens=lens, ruleset=ruleset)
+    if join is not None:
+        if not isinstance(pipeline.tracker, Tracker):
+            raise ConfigError(f"--join: not for a table of the {pipeline.ruleset} ruleset (the official game only)")
+        pipeline.tracker.request_join(join)  # no display to ask: values not given are estimated
     from companion.cli.progress import bar
 
     log = TableLog()
@@ -75,12 +84,16 @@ def run_replay(args: argparse.Namespace) -> int:
             progress.update(1)
         if source.skipped:
             print(f"{args.input}: {source.skipped} unreadable frame(s) skipped", file=sys.stderr)
+        recorded = source.recorded_fps() or _script_fps(args.input)
     game = pipeline.tracker.game
     result: dict[str, Any] = {
         "events": [{"frame": frame, "event": event} for frame, event in log.events],
         "warnings": [{"frame": w.frame, "reason": w.reason, "message": w.message} for w in log.warnings],
         "final": None if game is None else summary(game),
     }
+    hint = frame_rate_hint(args.fps, log.frames, len(log.events), game is None, args.settle, recorded)
+    if hint is not None:
+        print(f"replay: {hint}", file=sys.stderr)
     if args.json:
         print(json.dumps(result))
     else:
@@ -90,6 +103,53 @@ def run_replay(args: argparse.Namespace) -> int:
             print(f"frame {warning.frame}: warning {warning.reason}: {warning.message}")
         print(f"{log.frames} frames; final: {json.dumps(result['final'])}")
     return 0
+
+
+RATE_MISMATCH = 0.1
+"""A recorded frame rate this far (relatively) from --fps is named."""
+FASTEST_EVENTS_PER_S = 2.0
+"""Two players make at most a move or two a second, and never for long (a draw and a play are two events)."""
+SLOWEST_EVENT_GAP_S = 300.0
+"""Five minutes on average between events is no game anyone plays."""
+
+
+def frame_rate_hint(fps: float, frames: int, events: int, no_game: bool, settle_s: float,
+                    recorded_fps: float | None) -> str | None:
+    """One line saying why ``--fps`` looks wrong for these frames, or None when nothing does.
+
+    Time in a replay is the frame's index over ``--fps``: a rate too high
+    makes every stillness too short to settle (nothing happens, or the game
+    races), a rate too low makes a hand passing over count as a move and the
+    game last for hours.
+    """
+    if recorded_fps is not None and abs(recorded_fps - fps) > RATE_MISMATCH * recorded_fps:
+        return (f"the input was recorded at {recorded_fps:g} frames a second but --fps is {fps:g}: every time "
+                f"is off {max(fps, recorded_fps) / min(fps, recorded_fps):.1f} times; replay with --fps "
+                f"{recorded_fps:g}")
+    seconds = frames / fps
+    if no_game and frames >= 20 and seconds >= 10 * settle_s:
+        return (f"{frames} frames read ({seconds:.0f} s at --fps {fps:g}) and no game seen: if the frames were "
+                f"taken at another rate, say it with --fps (a rate too high and nothing stays still "
+                f"{settle_s:g} s)")
+    if events >= 10 and events / seconds > FASTEST_EVENTS_PER_S:
+        return (f"{events} events in {seconds:.0f} s at --fps {fps:g}, faster than people play: were the "
+                f"frames taken at a lower rate than --fps?")
+    if events >= 5 and seconds / events > SLOWEST_EVENT_GAP_S:
+        return (f"{events} events in {seconds / 60:.0f} min at --fps {fps:g}, slower than people play: were "
+                f"the frames taken at a higher rate than --fps?")
+    return None
+
+
+def _script_fps(frames: Path) -> float | None:
+    """The rate ``companion sim game`` wrote beside its frames (script.json), if this is such a folder."""
+    script = frames.parent / "script.json"
+    if not frames.is_dir() or not script.is_file():
+        return None
+    try:
+        fps = json.loads(script.read_text(encoding="utf-8")).get("fps")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(fps) if isinstance(fps, (int, float)) and fps > 0 else None
 
 
 def run_sim_game(args: argparse.Namespace) -> int:

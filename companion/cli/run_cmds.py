@@ -10,6 +10,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from companion.app.config import LOG_LEVELS
+from companion.cli.join_args import add_join_arguments, join_counts
 
 if TYPE_CHECKING:
     from companion.app.config import Config
@@ -39,7 +40,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--calibration", type=Path, metavar="FILE",
                         help="calibration file (companion calibrate --out FILE) whose lens model to map through "
                              "(default: vision.calibration, else STATE_DIR/calibration.json when it has one)")
+    parser.add_argument("--web", metavar="HOST:PORT",
+                        help="serve the phone view there, e.g. 0.0.0.0:8080 (default: web.listen, off); "
+                             "\"off\" turns it off (docs/web.md)")
+    parser.add_argument("--web-linger", type=float, default=None, metavar="S",
+                        help="with --camera and the phone view: keep it up S seconds after the end of the input "
+                             "(default 3)")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default=None, help="default: logging.level")
+    add_join_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -49,11 +57,14 @@ def run(args: argparse.Namespace) -> int:
     from companion.app.runner import build
 
     _check(args)  # before the log is set up: bad arguments are one line, not log lines
+    join = join_counts(args)
     config = _with_overrides(load_config(args.config), args)
     setup_logging(args.log_level or config.logging.level)
     # systemd stops us with SIGTERM: unwind like an exit, so the screen says "stopped".
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    runner = build(config, recorded_fps=args.recorded_fps, calibration=args.calibration)
+    runner = build(config, recorded_fps=args.recorded_fps, calibration=args.calibration, join=join)
+    if args.web_linger is not None:
+        runner.options = replace(runner.options, web_linger_s=args.web_linger)
     return runner.run()
 
 
@@ -73,6 +84,12 @@ def _check(args: argparse.Namespace) -> None:
         check_number("--recorded-fps", args.recorded_fps, FPS_RANGE)
     if args.start_frame is not None:
         check_number("--start-frame", args.start_frame, (0, 10**9))
+    if args.web is not None and args.web != "off":
+        from companion.web.settings import parse_listen
+
+        parse_listen(args.web, "--web")
+    if args.web_linger is not None:
+        check_number("--web-linger", args.web_linger, (0.0, 86400.0))
     if args.camera is not None:
         # Opened here, before the journal and the panel: a wrong path is one line, not a started service.
         from companion.app.camera import FileSource
@@ -96,6 +113,9 @@ def _with_overrides(config: Config, args: argparse.Namespace) -> Config:
         display = replace(display, display=args.display)
     if getattr(args, "ruleset", None) is not None and args.ruleset != config.game.ruleset:
         config = with_ruleset(config, args.ruleset)
-    return replace(config, camera=camera, display=display,
+    web = config.web
+    if args.web is not None:
+        web = replace(web, listen="" if args.web == "off" else args.web)
+    return replace(config, camera=camera, display=display, web=web,
                    state_dir=args.state_dir if args.state_dir is not None else config.state_dir)
 

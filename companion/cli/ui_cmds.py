@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     preview = commands.add_parser(
         "preview", help="write every screen for a representative set of states as PNG files")
     preview.add_argument("--out", required=True, type=Path, help="folder for the PNG files")
+    preview.add_argument("--language", default="en", choices=("en", "fa", "el", "ru"),
+                         help="the screens' language (default en; the configuration's display.language)")
     preview.add_argument("--scale", type=int, default=PREVIEW_SCALE,
                          help="enlargement of the NAME@Nx.png copies (default %(default)s)")
     preview.set_defaults(func=run_preview)
@@ -63,7 +65,10 @@ def _save(image: Image.Image, path: Path) -> Path:
 
 
 def run_preview(args: argparse.Namespace) -> int:
-    written = preview_files(args.out, args.scale)
+    from companion.ui.i18n import speaking
+
+    with speaking(args.language):
+        written = preview_files(args.out, args.scale)
     print(f"wrote {len(written)} PNG files for {len(SAMPLES) + len(MOUNTAINS_SAMPLES)} states to {args.out}",
           file=sys.stderr)
     return 0

@@ -37,6 +37,7 @@ from companion.engine.events import (
     FieldPlay,
     MountainPlay,
     Refill,
+    Resync,
     Reveal,
 )
 from companion.engine.game import EndReason, Game, Phase, Score, Setup
@@ -59,7 +60,7 @@ __all__ = [
     "CARDS", "COLORS", "COLOR_NAMES", "DEFAULT", "MANDALA", "MOUNTAINS", "PRECEDENCE", "RULESETS", "BaseGame",
     "Card", "Claim", "Color", "Discard", "DiscardCards", "Draw", "DrawCards", "EndReason", "Event", "FieldPlay",
     "Game", "Mandala", "MandalaRules", "MountainPlay", "MountainsEvent", "MountainsGame", "MountainsPhase",
-    "MountainsRules", "MountainsSetup", "Phase", "PlayCard", "Player", "Reason", "Record", "Refill", "Reveal",
+    "MountainsRules", "MountainsSetup", "Phase", "PlayCard", "Player", "Reason", "Record", "Refill", "Resync", "Reveal",
     "Rules", "Score", "Setup", "Snapshot", "StartCard", "Verdict", "Violation", "card_name", "color_name",
     "color_of", "deal", "deal_mountains", "draw_cards", "find_ruleset", "parse_card", "parse_color",
     "play_random_game", "random_action", "read_record", "record_lines", "replay", "summary", "table_record",

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from companion.engine.cards import COLOR_OF, Card, Player, card_name, player_title
 from companion.engine.rules import Rules
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from companion.engine.record import Record
 
 SetupT = TypeVar("SetupT")
+_Handlers = tuple[Callable[[Any, Any], "Violation | None"], Callable[[Any, Any], None]]
 EventT = TypeVar("EventT")
 GameT = TypeVar("GameT", bound="BaseGame[Any, Any]")
 
@@ -230,10 +231,14 @@ class BaseGame(Generic[SetupT, EventT]):
 
     def validate(self, event: EventT) -> Violation | None:
         """The first rule the event breaks, in the ruleset's order, or ``None``."""
-        check, _ = self._handlers.get(type(event)) or self._not_an_event(event)
+        check, _ = self._handlers.get(type(event)) or self._handlers_by_subclass(event)
         return self._judge(event, check)
 
-    def _not_an_event(self, event: object) -> NoReturn:
+    def _handlers_by_subclass(self, event: object) -> _Handlers:
+        """The handlers of the event type ``event`` is a subclass of (a caller's own kind of resync), or raise."""
+        for kind, handlers in self._handlers.items():
+            if isinstance(event, kind):
+                return handlers
         raise InvalidEventError(f"not an event of the {self.rules.name} ruleset: {event!r}")
 
     def _judge(self, event: EventT, check: Callable[[Any, Any], Violation | None]) -> Violation | None:
@@ -274,7 +279,7 @@ class BaseGame(Generic[SetupT, EventT]):
         A forced event (a player's override at the table) is applied as far
         as it makes sense: cards move from wherever they really are.
         """
-        check, apply = self._handlers.get(type(event)) or self._not_an_event(event)
+        check, apply = self._handlers.get(type(event)) or self._handlers_by_subclass(event)
         if not force:
             violation = self._judge(event, check)
             if violation is not None:

@@ -20,6 +20,12 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from companion.errors import InvalidCardError
+from companion.vocab.colors import COLOR_LETTERS as COLOR_LETTERS
+from companion.vocab.colors import COLOR_NAMES as COLOR_NAMES
+from companion.vocab.colors import GOLD_LETTER as GOLD_LETTER
+from companion.vocab.colors import GOLD_NAME as GOLD_NAME
+from companion.vocab.zones import MANDALA_NAMES as MANDALA_NAMES
+from companion.vocab.zones import PLAYER_NAMES as PLAYER_NAMES
 
 Card: TypeAlias = int
 """0..107: color * 18 + serial - 1; the gold cards are 108..119."""
@@ -31,8 +37,6 @@ Mandala: TypeAlias = int
 """0 is m1, 1 is m2."""
 
 CARDS_PER_COLOR = 18
-COLOR_LETTERS = "ROYGPK"
-COLOR_NAMES = ("red", "orange", "yellow", "green", "purple", "black")
 COLORS: tuple[Color, ...] = tuple(range(6))
 ALL_COLORS_MASK = 0b111111
 CARDS: tuple[Card, ...] = tuple(range(len(COLORS) * CARDS_PER_COLOR))
@@ -40,16 +44,12 @@ CARDS: tuple[Card, ...] = tuple(range(len(COLORS) * CARDS_PER_COLOR))
 
 GOLD: Color = 6
 """The color of the gold cards: not one of :data:`COLORS`, never part of a color rule."""
-GOLD_LETTER = "A"
-GOLD_NAME = "gold"
 GOLD_COUNT = 12
 GOLD_CARDS: tuple[Card, ...] = tuple(range(len(CARDS), len(CARDS) + GOLD_COUNT))
 ALL_CARDS: tuple[Card, ...] = CARDS + GOLD_CARDS
 
 PLAYERS: tuple[Player, ...] = (0, 1)
 MANDALAS: tuple[Mandala, ...] = (0, 1)
-PLAYER_NAMES = ("p1", "p2")
-MANDALA_NAMES = ("m1", "m2")
 
 _LETTERS = COLOR_LETTERS + GOLD_LETTER
 _NAMES = (*COLOR_NAMES, GOLD_NAME)

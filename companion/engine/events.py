@@ -156,9 +156,23 @@ class Refill(BaseEvent):
 
     mandala: Mandala
     cards: tuple[Card, ...]
+    unseen: int = 0
+    """Further refill cards whose ids the camera could not read (one laid straight over the other)."""
+
+    def __post_init__(self) -> None:
+        if self.unseen < 0:
+            raise InvalidEventError(f"unseen refill count must be >= 0, not {self.unseen}")
+
+    @property
+    def count(self) -> int:
+        return len(self.cards) + self.unseen
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": "refill", "mandala": mandala_name(self.mandala), "cards": card_names(self.cards)}
+        line: dict[str, Any] = {"action": "refill", "mandala": mandala_name(self.mandala),
+                                "cards": card_names(self.cards)}
+        if self.unseen:
+            line["unseen"] = self.unseen
+        return line
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,5 +189,25 @@ class Reveal(BaseEvent):
         return {"player": player_name(self.player), "action": "reveal", "cards": card_names(self.cards)}
 
 
-Event: TypeAlias = "MountainPlay | FieldPlay | Discard | Claim | Refill | Reveal"
+@dataclass(frozen=True, slots=True)
+class Resync(BaseEvent):
+    """A correction: from here on the game is the position the table shows (table mode).
+
+    A camera companion writes it when the table and the tracked game disagree
+    beyond any legal explanation, and when it learns a card that lay unseen
+    (a mountain card under another): ``position`` is the whole new state as
+    the one-line state text (:meth:`Game.text`).
+    """
+
+    position: str
+
+    def __post_init__(self) -> None:
+        if not self.position.strip():
+            raise InvalidEventError("a resync event needs a position")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": "resync", "position": self.position}
+
+
+Event: TypeAlias = "MountainPlay | FieldPlay | Discard | Claim | Refill | Reveal | Resync"
 """An event of the official game."""

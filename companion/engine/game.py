@@ -48,6 +48,7 @@ from companion.engine.events import (
     FieldPlay,
     MountainPlay,
     Refill,
+    Resync,
     Reveal,
 )
 from companion.engine.rules import MANDALA, MandalaRules
@@ -144,7 +145,7 @@ class Game(BaseGame[Setup, Event]):
     """The areas: mountain, field p1, field p2 of m1, then of m2 (``masks[zone - AREAS]``)."""
     EVENT_KINDS: ClassVar[dict[type, str]] = {
         MountainPlay: "mountain", FieldPlay: "field", Discard: "discard",
-        Claim: "claim", Refill: "refill", Reveal: "reveal",
+        Claim: "claim", Refill: "refill", Reveal: "reveal", Resync: "resync",
     }
     AFTER_END = frozenset({Reveal})
     OVER = Phase.OVER
@@ -395,10 +396,10 @@ class Game(BaseGame[Setup, Event]):
                              f"The refill is due in mandala {(self.destroying or 0) + 1}, "
                              f"not mandala {event.mandala + 1}.")
         required = self.refill_count()
-        if len(event.cards) != required:
+        if event.count != required:
             return Violation(Reason.REFILL_COUNT,
-                             f"The mountain is refilled with {required} cards, not {len(event.cards)}.")
-        return self._check_draws(event.cards, required, ())
+                             f"The mountain is refilled with {required} cards, not {event.count}.")
+        return self._check_draws(event.cards, len(event.cards), ())
 
     def _check_reveal(self, event: Reveal) -> Violation | None:
         if self.phase is not Phase.OVER:
@@ -414,6 +415,12 @@ class Game(BaseGame[Setup, Event]):
                                  f"{where}.")
             unseen -= 1
         return None
+
+    def _check_resync(self, event: Resync) -> Violation | None:
+        return None  # a correction: the table's word, always taken
+
+    def _apply_resync(self, event: Resync) -> None:
+        self._jump(Game.parse_text(event.position).base)
 
     def _check_draws(self, drew: Draw, required: int, discarding: tuple[Card, ...]) -> Violation | None:
         """Check drawn cards against what the deck (and, reshuffled, the discard pile) holds."""
@@ -578,8 +585,8 @@ class Game(BaseGame[Setup, Event]):
         self.phase = Phase.CLAIM
         self.destroying = mandala
         self.completer = player
-        ones = len(self.known[field_zone(mandala, 0)])
-        twos = len(self.known[field_zone(mandala, 1)])
+        ones = self.size(field_zone(mandala, 0))
+        twos = self.size(field_zone(mandala, 1))
         self.turn = 1 - player if ones == twos else (0 if ones > twos else 1)
 
     def _apply_claim(self, event: Claim) -> None:
@@ -607,6 +614,9 @@ class Game(BaseGame[Setup, Event]):
     def _finish_destruction(self, mandala: Mandala) -> None:
         for player in PLAYERS:
             self._empty_zone_to(field_zone(mandala, player), DISCARD)
+        # A mountain card laid unseen and never read (table mode) went with some claim nobody
+        # could name: the discard pile's unseen cards is the closest place to count it.
+        self._move_unseen(mountain_zone(mandala), DISCARD, self.hidden[mountain_zone(mandala)])
         self.turn = 1 - (self.completer or 0)
         river_end = any(len(self.known[r]) >= self.rules.river_spaces for r in RIVERS)
         if self.deck_ran_out or river_end:
@@ -624,6 +634,8 @@ class Game(BaseGame[Setup, Event]):
         zone = mountain_zone(event.mandala)
         for card in event.cards:
             self._draw_one(card, zone)
+        for _ in range(event.unseen):
+            self._draw_one(None, zone)
         self.phase = Phase.PLAY
         self.destroying = None
         self.completer = None

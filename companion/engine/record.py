@@ -36,9 +36,10 @@ from companion.engine.events import (
     FieldPlay,
     MountainPlay,
     Refill,
+    Resync,
     Reveal,
 )
-from companion.engine.game import CUPS, HANDS, Game, Setup, mountain_zone
+from companion.engine.game import CUPS, DECK, HANDS, Game, Phase, Setup, mountain_zone
 from companion.engine.violations import Violation
 from companion.errors import CompanionError, LimitError, UnreadableRecordError
 from companion.limits import parse_json
@@ -50,18 +51,26 @@ EventT = TypeVar("EventT")
 
 @dataclass(frozen=True, slots=True)
 class Record(Generic[SetupT, EventT]):
-    setup: SetupT
+    setup: SetupT | None
+    """The deal; None when the record starts from a ``position`` instead (a game joined in progress)."""
     events: tuple[tuple[int, EventT], ...]
     """Each event with its 1-based line number in the record."""
     table_mode: bool = False
     ruleset: str = Game.rules.name
     """The header's ``"ruleset"`` (``mandala`` when it names none)."""
+    position: str | None = None
+    """The state text the game starts from, when the header has no deal."""
 
     def new_game(self) -> BaseGame[SetupT, EventT]:
-        """The game as the header deals it, of the record's ruleset."""
+        """The game before the first event, of the record's ruleset: dealt, or the position of a joined game."""
         from companion.engine.rulesets import find_ruleset
 
-        game: BaseGame[SetupT, EventT] = find_ruleset(self.ruleset)(self.setup)
+        game_class = find_ruleset(self.ruleset)
+        if self.position is not None:
+            joined: BaseGame[SetupT, EventT] = game_class.parse_text(self.position)
+            return joined
+        assert self.setup is not None
+        game: BaseGame[SetupT, EventT] = game_class(self.setup)
         return game
 
 
@@ -88,6 +97,7 @@ def read_record(lines: Iterable[str], ruleset: str | None = None) -> Record[Any,
     """
     game_class: type[BaseGame[Any, Any]] | None = None
     setup: object = None
+    position: str | None = None
     table = False
     events: list[tuple[int, Any]] = []
     for number, text in enumerate(lines, start=1):
@@ -97,14 +107,17 @@ def read_record(lines: Iterable[str], ruleset: str | None = None) -> Record[Any,
             data = _json_object(text)
             if game_class is None:
                 game_class = ruleset_of(data, ruleset)
-                setup, table = game_class.parse_header(data)
+                if "position" in data:
+                    position, table = parse_position_header(game_class, data)
+                else:
+                    setup, table = game_class.parse_header(data)
             else:
                 events.append((number, game_class.parse_event(data, table)))
         except CompanionError as error:
             raise UnreadableRecordError(f"line {number}: {error}") from None
     if game_class is None:
         raise UnreadableRecordError(f"line 1: the record is empty; expected a {FORMAT} header")
-    return Record(setup, tuple(events), table, game_class.rules.name)
+    return Record(setup, tuple(events), table, game_class.rules.name, position)
 
 
 def ruleset_of(header: dict[str, Any], expected: str | None = None) -> type[BaseGame[Any, Any]]:
@@ -130,6 +143,18 @@ def _json_object(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise UnreadableRecordError(f"expected a JSON object, got {type(data).__name__}")
     return data
+
+
+def parse_position_header(game_class: type[BaseGame[Any, Any]], data: dict[str, Any]) -> tuple[str, bool]:
+    """A header that starts the game from a position (a game joined in progress): the state text, table mode."""
+    check_format(data)
+    if "setup" in data:
+        raise UnreadableRecordError("a header has either \"setup\" (a deal) or \"position\" (a game joined), not both")
+    position = data["position"]
+    if not isinstance(position, str):
+        raise UnreadableRecordError(f"the header's position must be a state text, got {json.dumps(position)}")
+    game = game_class.parse_text(position)  # unreadable text: InvalidStateTextError, a CompanionError
+    return position, not game.is_full_information or table_mode(data)
 
 
 def check_format(data: dict[str, Any]) -> None:
@@ -245,11 +270,17 @@ def parse_event(data: dict[str, Any], table: bool = False) -> Event:
         return Claim(event_player(data), parse_color(data.get("color")),
                      None if river is None else parse_card(river))
     if action == "refill":
-        return Refill(parse_mandala(data.get("mandala")), card_list(data.get("cards"), "cards"))
+        return Refill(parse_mandala(data.get("mandala")), card_list(data.get("cards"), "cards"), unseen_count(data))
+    if action == "resync":
+        position = data.get("position")
+        if not isinstance(position, str):
+            raise UnreadableRecordError(f"a resync needs a position (state text), got {json.dumps(position)}")
+        Game.parse_text(position)  # refuse a position the engine cannot read, here rather than at replay
+        return Resync(position)
     if action == "reveal":
         return Reveal(event_player(data), card_list(data.get("cards"), "cards"))
     raise UnreadableRecordError(
-        f"unknown action {json.dumps(action)}: expected mountain, field, discard, claim, refill or reveal")
+        f"unknown action {json.dumps(action)}: expected mountain, field, discard, claim, refill, reveal or resync")
 
 
 # -- replaying -----------------------------------------------------------------
@@ -291,9 +322,37 @@ def header_json(setup: Setup, table: bool = False) -> dict[str, Any]:
     return header
 
 
+def position_header(game: BaseGame[Any, Any]) -> dict[str, Any]:
+    """The header of a game that starts from a position (joined in progress), not from a deal."""
+    header: dict[str, Any] = {"format": FORMAT}
+    if game.rules.name != Game.rules.name:
+        header["ruleset"] = game.rules.name
+    start = type(game).from_snapshot(game.base)
+    header.update({"first_player": player_name(start.turn), "mode": "table", "position": start.text()})
+    return header
+
+
+def record_header(game: BaseGame[Any, Any], table: bool = False) -> dict[str, Any]:
+    """The header for a game's base state: its deal when it started from one, else its position."""
+    if not isinstance(game, Game) or starts_from_deal(game):
+        return type(game).header_json(game.setup(), table)
+    return position_header(game)
+
+
+def starts_from_deal(game: Game) -> bool:
+    """Whether the base state is a deal: the dealt mountains read, full hands and cups, the rest in the deck."""
+    base, rules = game.base, game.rules
+    sizes = [len(known) + hidden for known, hidden in zip(base.known, base.hidden, strict=True)]
+    dealt = 2 * (rules.hand_size + rules.cup_size + rules.mountain_deal)
+    mountains = all(len(base.known[mountain_zone(m)]) == rules.mountain_deal and not base.hidden[mountain_zone(m)]
+                    for m in (0, 1))
+    return (mountains and base.scalars[0] is Phase.PLAY and all(sizes[h] == rules.hand_size for h in HANDS)
+            and all(sizes[c] == rules.cup_size for c in CUPS) and sizes[DECK] == len(rules.cards) - dealt)
+
+
 def record_lines(game: BaseGame[Any, Any], table: bool = False) -> list[str]:
-    """The record of a game that started from a deal (its setup is its base state)."""
-    return [json.dumps(type(game).header_json(game.setup(), table)), *(str(event) for event, _ in game.stack)]
+    """The record of a game: its header (its deal, or the position it was joined at), then every event."""
+    return [json.dumps(record_header(game, table)), *(str(event) for event, _ in game.stack)]
 
 
 def table_record(game: BaseGame[SetupT, EventT]) -> Record[SetupT, EventT]:

@@ -1,45 +1,20 @@
 """Why an event is illegal: a stable reason code plus a plain-language message.
 
 Reasons are values, not exceptions: the table companion shows them and goes
-on. The codes are a contract (``docs/interfaces.md`` sections 4 and 10); one
-enum holds the codes of every ruleset, and each ruleset checks its own in its
+on. The codes are a contract (``docs/interfaces.md`` sections 4 and 10),
+defined once with their screen texts in :mod:`companion.vocab.reasons` (one
+enum for every ruleset and the tracker); each ruleset checks its own in its
 own order (``Rules.precedence``): when several apply, the first in that order
 is the one reported. :data:`PRECEDENCE` is the official game's order.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from companion.vocab.reasons import Reason
 
-class Reason(enum.Enum):
-    GAME_OVER = "game-over"
-    WRONG_PHASE = "wrong-phase"
-    NOT_YOUR_TURN = "not-your-turn"
-    CARD_NOT_IN_HAND = "card-not-in-hand"
-    MOUNTAIN_ONE_CARD = "mountain-one-card"
-    MIXED_COLORS = "mixed-colors"
-    OWN_FIELD_ONLY = "own-field-only"
-    COLOR_RULE = "color-rule"
-    MUST_KEEP_ONE_CARD = "must-keep-one-card"
-    COLOR_NOT_IN_MOUNTAIN = "color-not-in-mountain"
-    # Extensions beyond the contract's list, placed where they belong in the order.
-    RIVER_CARD = "river-card"
-    CARD_NOT_IN_CUP = "card-not-in-cup"
-    REFILL_COUNT = "refill-count"
-    DRAW_COUNT = "draw-count"
-    CARD_NOT_IN_DECK = "card-not-in-deck"
-    # The mountains ruleset's own codes (rules-002.md).
-    START_NOT_COLORED = "start-not-colored"
-    START_SAME_COLOR = "start-same-color"
-    OWN_MOUNTAIN_COLOR = "own-mountain-color"
-    NO_SUCH_COLUMN = "no-such-column"
-    GOLD_NEW_COLUMN = "gold-new-column"
-    DISCARD_COUNT = "discard-count"
-
-    def __str__(self) -> str:
-        return self.value
+__all__ = ["MOUNTAINS_PRECEDENCE", "PRECEDENCE", "Reason", "Violation"]
 
 
 PRECEDENCE: tuple[Reason, ...] = (

@@ -27,17 +27,23 @@ from companion.vision.stickers import QR_MODULES, QUIET_ZONE_MODULES, STICKER_IN
 
 __all__ = [
     "ALL_CARD_IDS",
+    "CARD_FACE_BGR",
     "CARD_IDS",
     "GOLD_CARD_IDS",
+    "GOLD_FACE_BGR",
+    "LABEL_MODULES",
+    "PRINT_BLACK_BGR",
     "QR_MODULES",
     "QUIET_ZONE_MODULES",
     "STICKER_INSET_MM",
     "STICKER_MODULES",
+    "STICKER_PAPER_BGR",
     "MarkerError",
     "color_name_of",
     "fiducial_cells",
     "payload_for",
     "qr_modules",
+    "sticker_cut_mm",
     "sticker_modules",
 ]
 
@@ -49,6 +55,16 @@ FIDUCIAL_CELLS = 6
 """An ArUco 4x4 marker is 4x4 data cells inside a one-cell black border."""
 FIDUCIAL_QUIET_CELLS = 1
 """White margin printed around a fiducial so it stands out on any mat colour."""
+LABEL_MODULES = 8
+"""A sticker's label strip (id, color name, orientation mark), this many modules tall, printed below the quiet
+zone inside the cut: it goes toward the card's middle, so the code sits in the corner as before."""
+FIDUCIAL_LABEL_CELLS = 1.5
+"""A fiducial's label strip (id, "this edge toward player 1") below its white margin, inside the cut."""
+
+
+def sticker_cut_mm(sticker_mm: float) -> tuple[float, float]:
+    """The piece cut out for one sticker: the code with its quiet zone, and its label strip below."""
+    return sticker_mm, sticker_mm * (1 + LABEL_MODULES / (QR_MODULES + 2 * QUIET_ZONE_MODULES))
 
 CARD_IDS: tuple[str, ...] = tuple(card_name(card) for card in CARDS)
 """All 108 card ids in rulebook order: R01..R18, O01.., Y.., G.., P.., K01..K18."""
@@ -56,6 +72,24 @@ GOLD_CARD_IDS: tuple[str, ...] = tuple(card_name(card) for card in GOLD_CARDS)
 """The 12 gold cards of the ``mountains`` ruleset: A01..A12 (payload ``MDL-A01`` like any card)."""
 ALL_CARD_IDS: tuple[str, ...] = tuple(card_name(card) for card in ALL_CARDS)
 """Every card id of every ruleset: the 108 colored cards, then the gold ones."""
+
+CARD_FACE_BGR: dict[str, tuple[int, int, int]] = {
+    "red": (46, 40, 196),
+    "orange": (34, 120, 232),
+    "yellow": (52, 200, 236),
+    "green": (70, 150, 60),
+    "purple": (140, 62, 124),
+    "black": (44, 38, 36),
+}
+"""The printed face color of each card color (BGR, 8 bit, under daylight white): what the simulator
+paints and what ``companion markers check`` compares a card's face with, against the sticker's white."""
+GOLD_FACE_BGR = (48, 166, 206)
+"""The gold cards' face (the ``mountains`` ruleset): what the simulator paints. Not a color
+``markers check`` tells apart: under warm light it lies between orange and yellow."""
+STICKER_PAPER_BGR = (242, 244, 245)
+"""Sticker paper (the QR quiet zone) under the same light: the white every card face is measured against."""
+PRINT_BLACK_BGR = (28, 26, 26)
+"""Printed black of the QR modules."""
 
 
 class MarkerError(CompanionError, ValueError):

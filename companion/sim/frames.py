@@ -16,11 +16,17 @@ from companion.vision.layout import Layout
 
 
 def render_frames(script: GameScript, layout: Layout, fps: float,
-                  options: SceneOptions | None = None) -> Iterator[np.ndarray]:
-    """Every frame of the script at ``fps``; a shot is rendered once and shown for all its frames."""
+                  options: SceneOptions | None = None, start: int = 0) -> Iterator[np.ndarray]:
+    """Every frame of the script at ``fps``; a shot is rendered once and shown for all its frames.
+
+    Frames before ``start`` are not rendered (an empty image stands for each): a camera switched on late.
+    """
     renderer = Renderer(layout, options or SceneOptions())
     current, image = -1, np.zeros((1, 1, 3), np.uint8)
-    for shot_index in script.frame_shots(fps):
+    for index, shot_index in enumerate(script.frame_shots(fps)):
+        if index < start:
+            yield image
+            continue
         if shot_index != current:
             shot = script.shots[shot_index]
             image = renderer.render(shot.cards, shot.hand, seed=shot_index,
@@ -50,7 +56,9 @@ def write_game(out: Path, script: GameScript, layout: Layout, fps: float,
             previous, last_path = image, path
     (out / "truth.jsonl").write_text("\n".join(record_lines(script.game)) + "\n")
     table = table_record(script.game)
-    lines = [json.dumps(script.game.header_json(table.setup, table=True)), *(str(e) for _, e in table.events)]
+    from companion.engine.record import record_header
+
+    lines = [json.dumps(record_header(table.new_game(), table=True)), *(str(e) for _, e in table.events)]
     (out / "table.jsonl").write_text("\n".join(lines) + "\n")
     injections = [{"card": i.card_id, "zone": i.zone, "start_s": round(i.start_s, 3), "end_s": round(i.end_s, 3),
                    "reason": i.reason} for i in script.injections]

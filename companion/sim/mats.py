@@ -18,8 +18,10 @@ from types import MappingProxyType
 
 import numpy as np
 
-from companion.sim.scene import PlacedCard
+from companion.sim.scene import PlacedCard, SceneError
 from companion.vision.layout import Fiducial, Layout, Point, Polygon, polygon_centroid, polygons_overlap
+from companion.vocab import zones as zones_vocab
+from companion.vocab.zones import RIVER_SPACES
 
 ARC_STEPS = 24
 """Segments per half circle of a mandala's outline."""
@@ -48,26 +50,26 @@ def mandala_mat(mat: MandalaMat, name: str, fiducials: tuple[Fiducial, ...] = ()
     width, height = mat.size_mm
     zones: dict[str, Polygon] = {}
     middle = height / 2
-    for number, sign in ((1, -1), (2, 1)):
+    for mandala, sign in ((0, -1), (1, 1)):
         cx = width / 2 + sign * (mat.radius_mm + mat.gap_mm / 2)
-        zones.update(_mandala(f"m{number}", (cx, middle), mat.radius_mm, mat.band_mm / 2))
+        zones.update(_mandala(mandala, (cx, middle), mat.radius_mm, mat.band_mm / 2))
     row = 7 * mat.space_mm
     left = (width - row) / 2
-    for player, top, step, start in (("p1", height - mat.edge_mm - mat.space_mm, 1, left),
-                                     ("p2", mat.edge_mm, -1, left + row - mat.space_mm)):
-        names = [f"{player}.river.{n}" for n in range(1, 7)] + [f"{player}.cup"]
+    for player, top, step, start in ((0, height - mat.edge_mm - mat.space_mm, 1, left),
+                                     (1, mat.edge_mm, -1, left + row - mat.space_mm)):
+        names = [zones_vocab.river(player, n) for n in range(1, RIVER_SPACES + 1)] + [zones_vocab.cup(player)]
         for index, zone in enumerate(names):
             x = start + step * index * mat.space_mm
             zones[zone] = _box(x, top, mat.space_mm, mat.space_mm)
-        reveal_x = left + row + 4 if player == "p1" else left - 4 - mat.space_mm * 1.2
-        zones[f"{player}.reveal"] = _box(reveal_x, top, mat.space_mm * 1.2, mat.space_mm)
+        reveal_x = left + row + 4 if player == 0 else left - 4 - mat.space_mm * 1.2
+        zones[zones_vocab.reveal(player)] = _box(reveal_x, top, mat.space_mm * 1.2, mat.space_mm)
     deck_side = min(mat.gap_mm - 6, 84.0)
-    zones["deck"] = _box(width / 2 - deck_side / 2, middle - deck_side - 4, deck_side, deck_side)
-    zones["discard"] = _box(width / 2 - deck_side / 2, middle + 4, deck_side, deck_side)
+    zones[zones_vocab.DECK] = _box(width / 2 - deck_side / 2, middle - deck_side - 4, deck_side, deck_side)
+    zones[zones_vocab.DISCARD] = _box(width / 2 - deck_side / 2, middle + 4, deck_side, deck_side)
     return Layout(name, mat.size_mm, mat.card_mm, mat.sticker_mm, fiducials, MappingProxyType(zones))
 
 
-def _mandala(name: str, centre: Point, radius: float, half_band: float) -> dict[str, Polygon]:
+def _mandala(mandala: int, centre: Point, radius: float, half_band: float) -> dict[str, Polygon]:
     """A circle cut by a horizontal band: the band (mountain) and the segments above (p2) and below (p1)."""
     cx, cy = centre
     edge = math.asin(half_band / radius)
@@ -77,7 +79,8 @@ def _mandala(name: str, centre: Point, radius: float, half_band: float) -> dict[
     below = arc(edge, math.pi - edge)  # y down: positive angles are below the centre
     above = arc(math.pi + edge, 2 * math.pi - edge)
     band = [*arc(-edge, edge), *arc(math.pi - edge, math.pi + edge)]
-    return {f"{name}.mountain": tuple(band), f"{name}.field.p1": tuple(below), f"{name}.field.p2": tuple(above)}
+    return {zones_vocab.mountain(mandala): tuple(band), zones_vocab.field(mandala, 0): tuple(below),
+            zones_vocab.field(mandala, 1): tuple(above)}
 
 
 def _box(x: float, y: float, width: float, height: float) -> Polygon:
@@ -104,14 +107,18 @@ def stick_fiducials(mat: Layout, rng: np.random.Generator, side_mm: float = 30.0
     corners = ((0, 0), (1, 0), (1, 1), (0, 1))
     placed = []
     for fiducial_id, (right, down) in zip(ids, corners, strict=False):
-        for attempt in range(200):
-            reach = 12 + attempt * 0.5  # further in only when the corner is crowded
+        for attempt in range(1000):
+            # Further in only when the corner is crowded (along one edge or the other, as a hand finds room).
+            reach = 12 + attempt * 0.5
             inset_x, inset_y = (outer + float(rng.uniform(2, reach)) for _ in range(2))
             x = width - inset_x if right else inset_x
             y = height - inset_y if down else inset_y
             square = Fiducial(fiducial_id, (x, y), side_mm * 8 / 6 + 6).corners_mm()
-            if not any(polygons_overlap(square, zone) for zone in mat.zones.values()):
+            inside = outer <= x <= width - outer and outer <= y <= height - outer
+            if inside and not any(polygons_overlap(square, zone) for zone in mat.zones.values()):
                 break
+        else:
+            raise SceneError(f"mat {mat.name!r}: no room for fiducial {fiducial_id} clear of the printed spaces")
         placed.append(Fiducial(fiducial_id, (round(x, 2), round(y, 2)), side_mm))
     return Layout(mat.name, mat.size_mm, mat.card_mm, mat.sticker_mm, tuple(placed), mat.zones)
 

@@ -7,7 +7,7 @@ The pipeline, chosen for speed and for honest pixels:
    warped into the frame with the camera homography;
 2. each card (and foreign code) is drawn once into its own texture, its
    sticker's modules painted with exact area coverage
-   (:mod:`companion.sim.paint`), and warped straight into the frame with the
+   (:mod:`companion.markers.paint`), and warped straight into the frame with the
    composed card -> mat -> image homography, so every card is resampled once,
    near 1:1, with anti-aliased edges; later cards cover earlier ones;
 3. a hand and its shadow; then the camera model of :mod:`companion.sim.optics`
@@ -45,10 +45,16 @@ import numpy.typing as npt
 from companion.errors import CompanionError
 from companion.markers.codes import (
     ALL_CARD_IDS,
+    CARD_FACE_BGR,
+    GOLD_FACE_BGR,
+    PRINT_BLACK_BGR,
+    STICKER_PAPER_BGR,
     color_name_of,
     payload_for,
+    sticker_cut_mm,
     sticker_modules,
 )
+from companion.markers.paint import paint_modules
 from companion.sim.optics import (
     Cloth,
     SceneCamera,
@@ -59,9 +65,9 @@ from companion.sim.optics import (
     resample,
     to_frame,
 )
-from companion.sim.paint import paint_modules
 from companion.vision.layout import Layout, Point, Polygon
 from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm
+from companion.vocab import zones as zone_names
 
 if TYPE_CHECKING:
     from cv2.typing import MatLike
@@ -92,7 +98,10 @@ class PlacedCard:
     """A card on the table: its centre on the mat, rotation (CCW as seen), face up or down.
 
     ``stickers`` is 2 for the printed set (top-left and bottom-right corners)
-    and 1 for an old card with only the top-left sticker.
+    and 1 for an old card with only the top-left sticker. ``face_color`` is
+    the color printed on the card when it is not the color of ``card_id``:
+    a card stuck with a sticker of another color (``companion markers check``
+    finds those); the stickers always carry ``card_id``.
     """
 
     card_id: str
@@ -100,6 +109,7 @@ class PlacedCard:
     rotation_deg: float = 0.0
     face_up: bool = True
     stickers: int = 2
+    face_color: str | None = None
 
     def to_mat(self, offset_mm: Point) -> Point:
         """Mat position of a point given relative to the upright card's centre."""
@@ -165,6 +175,9 @@ class SceneOptions:
     """Where the mat centre sits relative to the frame centre."""
     light_gain: float = 1.0
     """Overall exposure, 0.5 (dim) .. 1.5 (bright, whites clip)."""
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """Gain of the blue, green and red channels on top of ``light_gain``: a warm lamp (red up, blue down),
+    daylight, a camera's white balance off (each 0.5 .. 2)."""
     gradient: float = 0.0
     """Light falling off across the table: relative gain difference edge to edge (0..1)."""
     vignette: float = 0.0
@@ -206,6 +219,8 @@ class SceneOptions:
             (0 < self.fill <= 2, f"fill {self.fill} out of range"),
             (0 <= self.tilt_deg < 60, f"tilt_deg {self.tilt_deg} out of 0..60"),
             (self.light_gain > 0, "light_gain must be positive"),
+            (len(self.white_balance) == 3 and all(0.5 <= w <= 2 for w in self.white_balance),
+             f"white_balance {self.white_balance}: three channel gains in 0.5..2"),
             (0 <= self.gradient <= 1 and 0 <= self.vignette <= 1, "gradient/vignette out of 0..1"),
             (self.blur_sigma >= 0 and self.noise_sigma >= 0, "blur/noise sigma must be >= 0"),
             (self.motion_mm >= 0, "motion_mm must be >= 0"),
@@ -288,9 +303,7 @@ def parse_resolution(text: str) -> tuple[int, int]:
 
 def render_table(layout: Layout, cards: Sequence[PlacedCard], options: SceneOptions = SceneOptions()) -> RenderedScene:
     """Render the table as the camera sees it; cards are drawn in order, later on top."""
-    for card in cards:
-        if card.card_id not in _CARD_ID_SET:
-            raise SceneError(f"scene: unknown card id {card.card_id!r}")
+    _check_cards(cards)
     sticker_mm = options.sticker_mm or layout.sticker_mm
     camera = scene_camera(layout.size_mm, options)
     homography = camera.homography
@@ -299,7 +312,8 @@ def render_table(layout: Layout, cards: Sequence[PlacedCard], options: SceneOpti
 
     image = _warp_mat(layout, canvas, texture_scale, size)
     for card in cards:
-        texture = _card_texture(card.card_id, card.face_up, layout.card_mm, sticker_mm, texture_scale, card.stickers)
+        texture = _card_texture(card.card_id, card.face_up, layout.card_mm, sticker_mm, texture_scale, card.stickers,
+                                card.face_color)
         _composite(image, texture, canvas, card.center_mm, card.rotation_deg, layout.card_mm)
     for code in options.foreign_codes:
         texture = _slip_texture(code.payload, code.size_mm, texture_scale)
@@ -350,9 +364,7 @@ class Renderer:
         return _photometric(image, self.homography, self.layout.size_mm, options)
 
     def _with_cards(self, cards: tuple[PlacedCard, ...]) -> Image:
-        for card in cards:
-            if card.card_id not in _CARD_ID_SET:
-                raise SceneError(f"scene: unknown card id {card.card_id!r}")
+        _check_cards(cards)
         if self._mat is None:
             self._mat = _warp_mat(self.layout, self._canvas, self.scale, self._size)
         known = len(self._cards)
@@ -362,11 +374,21 @@ class Renderer:
             image, new = self._mat.copy(), cards
         for card in new:
             texture = _card_texture(
-                card.card_id, card.face_up, self.layout.card_mm, self.sticker_mm, self.scale, card.stickers
+                card.card_id, card.face_up, self.layout.card_mm, self.sticker_mm, self.scale, card.stickers,
+                card.face_color,
             )
             _composite(image, texture, self._canvas, card.center_mm, card.rotation_deg, self.layout.card_mm)
         self._cards, self._laid = cards, image
         return image
+
+
+def _check_cards(cards: Sequence[PlacedCard]) -> None:
+    for card in cards:
+        if card.card_id not in _CARD_ID_SET:
+            raise SceneError(f"scene: unknown card id {card.card_id!r}")
+        if card.face_color is not None and card.face_color not in _FACE_BGR:
+            raise SceneError(f"scene: card {card.card_id}: unknown face color {card.face_color!r} "
+                             f"(one of {', '.join(_FACE_BGR)})")
 
 
 def scene_truth(
@@ -515,7 +537,7 @@ def _mat_texture(layout: Layout, scale: float) -> Image:
     width, height = round(layout.size_mm[0] * scale), round(layout.size_mm[1] * scale)
     texture = _linen((height, width), scale)
     thickness = max(1, round(0.8 * scale))
-    for mandala in ("m1", "m2"):
+    for mandala in (0, 1):
         _draw_mandala(texture, layout, mandala, scale, thickness)
     for name, polygon in layout.zones.items():
         points = np.round(np.asarray(polygon) * scale * 16).astype(np.int32)
@@ -544,9 +566,10 @@ def _linen(shape: tuple[int, int], scale: float) -> Image:
     return np.clip(base + shade[..., None], 0, 255).astype(np.uint8)
 
 
-def _draw_mandala(texture: Image, layout: Layout, mandala: str, scale: float, thickness: int) -> None:
+def _draw_mandala(texture: Image, layout: Layout, mandala: int, scale: float, thickness: int) -> None:
     """The printed circle of a mandala, spanning its fields and mountain band."""
-    zones = [layout.zones[name] for name in (f"{mandala}.field.p2", f"{mandala}.field.p1") if name in layout.zones]
+    names = (zone_names.field(mandala, 1), zone_names.field(mandala, 0))
+    zones = [layout.zones[name] for name in names if name in layout.zones]
     if not zones:
         return
     xs = [x for polygon in zones for x, _ in polygon]
@@ -591,19 +614,10 @@ def _paint_fiducial(texture: Image, fiducial_id: int, centre: Point, size_mm: fl
 # --------------------------------------------------------------------------- cards and codes
 
 _PAD_PX = 2  # transparent border so warped edges are anti-aliased
-_CARD_BGR = {
-    "red": (46, 40, 196),
-    "orange": (34, 120, 232),
-    "yellow": (52, 200, 236),
-    "green": (70, 150, 60),
-    "purple": (140, 62, 124),
-    "black": (44, 38, 36),
-    "gold": (48, 166, 206),
-}
 _BACK_BGR = (120, 84, 52)
-_PAPER_BGR = (242, 244, 245)
-_PRINT_BLACK_BGR = (28, 26, 26)
 _CARD_ID_SET = frozenset(ALL_CARD_IDS)
+_FACE_BGR = {**CARD_FACE_BGR, "gold": GOLD_FACE_BGR}
+"""Every face the simulator paints: the six colors and the mountains ruleset's gold."""
 
 
 @dataclass(frozen=True)
@@ -616,11 +630,12 @@ class _Texture:
 
 @lru_cache(maxsize=512)
 def _card_texture(
-    card_id: str, face_up: bool, card_mm: Point, sticker_mm: float, scale: float, stickers: int = 2
+    card_id: str, face_up: bool, card_mm: Point, sticker_mm: float, scale: float, stickers: int = 2,
+    face_color: str | None = None,
 ) -> _Texture:
     width, height = round(card_mm[0] * scale), round(card_mm[1] * scale)
     scale_xy = (width / card_mm[0], height / card_mm[1])
-    color = _CARD_BGR[color_name_of(card_id)] if face_up else _BACK_BGR
+    color = _FACE_BGR[face_color or color_name_of(card_id)] if face_up else _BACK_BGR
     face = np.empty((height, width, 3), np.uint8)
     face[...] = color
     _draw_card_art(face, color, face_up)
@@ -635,20 +650,49 @@ def _card_texture(
                 np.rot90(modules, round(turn / 90)),
                 (left_mm * scale_xy[0], top_mm * scale_xy[1]),
                 module_mm * scale_xy[0],
-                dark=_PRINT_BLACK_BGR,
-                light=_PAPER_BGR,
+                dark=PRINT_BLACK_BGR,
+                light=STICKER_PAPER_BGR,
             )
+            _paint_label(face, card_id, (left_mm, top_mm), sticker_mm, scale_xy, round(turn / 90) % 4 == 2)
     corner_px = 3.0 * scale_xy[0]
     return _Texture(_premultiplied(face, corner_px), scale_xy)
+
+
+def _paint_label(face: Image, card_id: str, code_mm: Point, sticker_mm: float, scale_xy: tuple[float, float],
+                 upside_down: bool) -> None:
+    """The sticker's label strip (``companion markers`` prints it inside the cut): white, the card id and
+    color name in black, the corner mark; below the code as printed, so above it when stuck upside down."""
+    cut_w, cut_h = sticker_cut_mm(sticker_mm)
+    strip_mm = cut_h - sticker_mm
+    width, height = max(2, round(cut_w * scale_xy[0])), max(2, round(strip_mm * scale_xy[1]))
+    strip = np.empty((height, width, 3), np.uint8)
+    strip[...] = STICKER_PAPER_BGR
+    text = f"{card_id} {color_name_of(card_id)}"
+    font_scale = height * 0.6 / 22.0  # Hershey simplex capitals are about 22 units tall at scale 1
+    (text_w, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 1)
+    font_scale *= min(1.0, width * 0.78 / max(text_w, 1))
+    cv2.putText(strip, text, (round(width * 0.04), round(height * 0.78)), cv2.FONT_HERSHEY_SIMPLEX, font_scale,
+                PRINT_BLACK_BGR, max(1, round(height / 14)), cv2.LINE_AA)
+    mark = round(height * 0.6)
+    corner = np.array([(width - 1, height - 1), (width - 1 - mark, height - 1), (width - 1, height - 1 - mark)])
+    cv2.fillConvexPoly(strip, corner, PRINT_BLACK_BGR, cv2.LINE_AA)
+    left_mm, top_mm = code_mm
+    top_mm = top_mm - strip_mm if upside_down else top_mm + sticker_mm
+    x0, y0 = round(left_mm * scale_xy[0]), round(top_mm * scale_xy[1])
+    if upside_down:
+        strip = np.rot90(strip, 2)
+    x1, y1 = min(face.shape[1], x0 + width), min(face.shape[0], y0 + height)
+    x0c, y0c = max(0, x0), max(0, y0)
+    face[y0c:y1, x0c:x1] = strip[y0c - y0 : y1 - y0, x0c - x0 : x1 - x0]
 
 
 @lru_cache(maxsize=64)
 def _slip_texture(payload: str, size_mm: float, scale: float) -> _Texture:
     side = round(size_mm * scale)
     slip = np.empty((side, side, 3), np.uint8)
-    slip[...] = _PAPER_BGR
+    slip[...] = STICKER_PAPER_BGR
     modules = sticker_modules(payload)
-    paint_modules(slip, modules, (0.0, 0.0), side / modules.shape[0], dark=_PRINT_BLACK_BGR, light=_PAPER_BGR)
+    paint_modules(slip, modules, (0.0, 0.0), side / modules.shape[0], dark=PRINT_BLACK_BGR, light=STICKER_PAPER_BGR)
     return _Texture(_premultiplied(slip, 0.0), (side / size_mm, side / size_mm))
 
 
@@ -774,8 +818,14 @@ def _photometric(image: Image, homography: Matrix, size_mm: Point, options: Scen
     rng = np.random.default_rng(options.seed)
     height, width = image.shape[:2]
     gain = _gain_map((width, height), options, rng)
+    balance = options.white_balance
     if gain is not None:
-        image = _u8(cv2.multiply(image, cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR), scale=1 / 128))
+        gains = cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR)
+        if balance != (1.0, 1.0, 1.0):
+            gains = _u8(np.clip(gains * np.asarray(balance, np.float32) + 0.5, 0, 255))
+        image = _u8(cv2.multiply(image, gains, scale=1 / 128))
+    elif balance != (1.0, 1.0, 1.0):
+        image = _u8(np.clip(image * np.asarray(balance, np.float32) + 0.5, 0, 255))
     if options.glare > 0:
         image = _u8(cv2.add(image, _glare_map(image.shape[:2], homography, size_mm, options.glare, rng)))
     if options.motion_mm > 0:

@@ -18,6 +18,7 @@ import numpy as np
 from companion.markers.codes import CARD_IDS
 from companion.sim.scene import PlacedCard, arm_polygon
 from companion.vision.layout import Layout, Point, Polygon, point_in_polygon
+from companion.vocab import zones
 
 # Base rotations that put the sticker on a given side of the card
 # (rotation is counter-clockwise as seen: 0 top-left, 90 bottom-left,
@@ -45,19 +46,18 @@ def random_table(
     ids = iter([str(card_id) for card_id in rng.permutation(CARD_IDS)[:n_cards]])
     placer = _Placer(layout, rng, ids)
     budget = _Budget(n_cards, rng)
-    placer.stack("deck", budget.take(3, 9), face_up=False)
-    for player in ("p1", "p2"):
+    placer.stack(zones.DECK, budget.take(3, 9), face_up=False)
+    for player in (0, 1):
         if endgame:
-            placer.fan(f"{player}.reveal", budget.take(3, 10), _STICKER_LEFT, spacing=(12, 20))
+            placer.fan(zones.reveal(player), budget.take(3, 10), _STICKER_LEFT, spacing=(12, 20))
         else:
-            placer.stack(f"{player}.cup", budget.take(2, 5), face_up=False)
+            placer.stack(zones.cup(player), budget.take(2, 5), face_up=False)
         placer.river(player, budget.take(0, 5))
-    for mandala in ("m1", "m2"):
-        placer.fan(f"{mandala}.mountain", budget.take(2, 13), _random_side(rng), spacing=(17, 26))
-    fields = [f"{m}.field.{p}" for m in ("m1", "m2") for p in ("p1", "p2")]
-    for field_zone in fields:
+    for mandala in (0, 1):
+        placer.fan(zones.mountain(mandala), budget.take(2, 13), _random_side(rng), spacing=(17, 26))
+    for field_zone in [zones.field(m, p) for m in (0, 1) for p in (0, 1)]:
         placer.piles(field_zone, budget.take(0, 9))
-    placer.heap("discard", budget.rest())
+    placer.heap(zones.DISCARD, budget.rest())
     return placer.cards
 
 
@@ -108,10 +108,10 @@ class _Placer:
             rotation = 90.0 * int(self.rng.integers(4)) + float(self.rng.normal(0, 2))
             self._put(zone, (cx + jitter[0], cy + jitter[1]), rotation, face_up=face_up)
 
-    def river(self, player: str, count: int) -> None:
+    def river(self, player: int, count: int) -> None:
         """One card per space, from space 1 on, any rotation."""
         for space in range(1, count + 1):
-            zone = f"{player}.river.{space}"
+            zone = zones.river(player, space)
             cx, cy = self.layout.zone_center(zone)
             jitter = self.rng.uniform(-4, 4, 2)
             self._put(zone, (cx + jitter[0], cy + jitter[1]), float(self.rng.uniform(0, 360)))

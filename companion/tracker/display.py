@@ -17,22 +17,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
+from companion.engine.rules import MANDALA
 from companion.errors import DisplayModelError
+from companion.vocab.colors import COLOR_LETTERS, NAME_OF_LETTER
+from companion.vocab.reasons import Reason
 
 if TYPE_CHECKING:
     from companion.tracker.mountains_display import MountainsView
 
-Phase = Literal["setup", "play", "destruction", "discard-confirm", "over"]
+Phase = Literal["setup", "play", "destruction", "discard-confirm", "over", "join"]
 PlayerName = Literal["p1", "p2"]
 Winner = Literal["p1", "p2", "draw"]
 CameraStatus = Literal["ok", "lost", "not-found"]
 """lost: frames stopped coming; not-found: no camera could be opened yet (none fitted, or busy)."""
 BoardStatus = Literal["ok", "not-found"]
 
-COLOR_LETTERS = "ROYGPK"
-COLOR_NAMES = {"R": "red", "O": "orange", "Y": "yellow", "G": "green", "P": "purple", "K": "black"}
+CAMERA_PROBLEMS: dict[CameraStatus, Reason] = {"lost": Reason.CAMERA_LOST, "not-found": Reason.NO_CAMERA}
+BOARD_PROBLEMS: dict[BoardStatus, Reason] = {"not-found": Reason.BOARD_NOT_FOUND}
+"""The reason code the problem screen explains, for each camera and board status but ok."""
+
+COLOR_NAMES = {letter: NAME_OF_LETTER[letter] for letter in COLOR_LETTERS}
 PLAYERS: tuple[PlayerName, PlayerName] = ("p1", "p2")
-HAND_LIMIT = 8
+HAND_LIMIT = MANDALA.hand_limit
+CARDS = len(MANDALA.cards)
 
 
 def _check_choice(name: str, value: object, kind: object) -> None:
@@ -144,16 +151,75 @@ class GameOver:
 class TableWarning:
     """An illegal move seen on the table.
 
-    ``reason`` is a reason code of interfaces.md section 4 (``"color-rule"``) or
-    a tracker extension; ``message`` says what is wrong, ``fix`` what to do.
+    ``reason`` is a code of :mod:`companion.vocab.reasons` (``"color-rule"``);
+    ``message`` says in full what is wrong (logs, journal), ``fix`` what to do;
+    ``what`` is the short form of ``message`` the 128x64 screen shows. ``id``
+    is the tracker's :attr:`~companion.tracker.tracker.Warning.id`: commands
+    (override, hide) name a warning by it, never by its text.
     """
 
     reason: str
     message: str
     fix: str = ""
+    id: str = ""
+    what: str = ""
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.message} / {self.fix}"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """News that is no warning, shown a few seconds: "CAUGHT UP" / "2 moves while the camera was away"."""
+
+    title: str
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.title}: {self.text}" if self.text else self.title
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """Two readings of the table fit equally: which one happened? (A keeps the first, B takes the second)."""
+
+    first: str
+    second: str
+
+    def __str__(self) -> str:
+        return f"A[{self.first}] B[{self.second}]"
+
+
+JOIN_FIELDS = ("turn", "hand p1", "hand p2", "cup p1", "cup p2", "deck")
+"""What a join asks, in order; a value not asked is one the command line gave."""
+JOIN_LIMITS = {"turn": (0, 1), "hand p1": (1, HAND_LIMIT), "hand p2": (1, HAND_LIMIT), "cup p1": (0, CARDS),
+               "cup p2": (0, CARDS), "deck": (0, CARDS)}
+
+
+@dataclass(frozen=True, slots=True)
+class JoinOffer:
+    """A game in progress lies on the table and none is followed: join it, with these values to confirm.
+
+    ``values`` follow :data:`JOIN_FIELDS` (turn 0 is p1); ``asking`` names the
+    ones the players are asked for (the others were given). ``requested``: a
+    join was asked for (``--join``), so the questions come at once.
+    """
+
+    values: tuple[int, int, int, int, int, int] = (0, 6, 6, 2, 2, 60)
+    asking: tuple[str, ...] = JOIN_FIELDS
+    requested: bool = False
+
+    def __post_init__(self) -> None:
+        for name in self.asking:
+            if name not in JOIN_FIELDS:
+                raise DisplayModelError(f"display model: join asks for unknown value {name!r}")
+        for name, value in zip(JOIN_FIELDS, self.values, strict=True):
+            low, high = JOIN_LIMITS[name]
+            _check_count(f"join {name}", value, low, high)
+
+    def __str__(self) -> str:
+        return " ".join(f"{n.replace(' ', '-')}={v}" for n, v in zip(JOIN_FIELDS, self.values, strict=True)
+                        if n in self.asking)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,10 +241,17 @@ class DisplayModel:
     camera: CameraStatus = "ok"
     board: BoardStatus = "ok"
     first_player: PlayerName = "p1"
+    pairing: str = ""
+    """A code a phone asks to be typed on it (the phone view's pairing), shown until typed or expired."""
+    notice: Notice | None = None
+    choice: Choice | None = None
+    join: JoinOffer | None = None
     mountains: MountainsView | None = None
     """A table of the ``mountains`` ruleset: its own details (the screens draw its pages from them)."""
 
     def __post_init__(self) -> None:
+        if self.pairing and not (self.pairing.isdigit() and len(self.pairing) == 6):
+            raise DisplayModelError(f"display model: pairing={self.pairing!r} is not six digits")
         _check_choice("phase", self.phase, Phase)
         _check_choice("turn", self.turn, PlayerName)
         _check_choice("camera", self.camera, CameraStatus)
@@ -191,7 +264,8 @@ class DisplayModel:
 
     def _check_phase_details(self) -> None:
         # Each special phase needs its details; a missing one would draw an empty screen.
-        needs = {"destruction": self.destruction, "discard-confirm": self.discard, "over": self.over}
+        needs = {"destruction": self.destruction, "discard-confirm": self.discard, "over": self.over,
+                 "join": self.join}
         for phase, details in needs.items():
             if self.phase == phase and details is None:
                 raise DisplayModelError(f"display model: phase={phase!r} needs its details")
@@ -203,7 +277,8 @@ class DisplayModel:
         parts = [self.phase, f"turn={self.turn}", f"draw={self.draw}", f"deck={self.deck}"]
         parts += [f"{name}[{view}]" for name, view in zip(PLAYERS, self.players, strict=True)]
         for label, detail in (("destruction", self.destruction), ("discard", self.discard),
-                              ("over", self.over)):
+                              ("over", self.over), ("notice", self.notice), ("choice", self.choice),
+                              ("join", self.join)):
             if detail is not None:
                 parts.append(f"{label}[{detail}]")
         if self.mountains is not None:
@@ -211,4 +286,6 @@ class DisplayModel:
         parts += [f"warning[{w}]" for w in self.warnings]
         if self.camera != "ok" or self.board != "ok":
             parts.append(f"camera={self.camera} board={self.board}")
+        if self.pairing:
+            parts.append("pairing")  # the code itself stays off the log line of every model
         return " ".join(parts)

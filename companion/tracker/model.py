@@ -8,19 +8,25 @@ from typing import Literal
 from companion.engine import Discard, Game, MountainPlay, Phase
 from companion.engine.cards import COLOR_LETTERS, colors_in
 from companion.engine.game import DECK
+from companion.tracker.anchor import JoinCounts, join_estimates
 from companion.tracker.display import (
     HAND_LIMIT,
+    JOIN_FIELDS,
     PLAYERS,
+    Choice,
     Destruction,
     DiscardConfirm,
     DisplayModel,
     GameOver,
+    JoinOffer,
+    Notice,
     PlayerName,
     PlayerView,
     TableWarning,
     Winner,
 )
-from companion.tracker.tracker import Tracker
+from companion.tracker.tracker import NOTICE_S, Tracker, Warning, short_event
+from companion.vocab.reasons import warning_text
 
 MANDALA_NAMES: tuple[Literal["m1"], Literal["m2"]] = ("m1", "m2")
 END_REASONS: dict[str, Literal["deck", "river"]] = {"deck": "deck", "river": "river"}
@@ -33,9 +39,13 @@ def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok
     first = PLAYERS[tracker.first_player]
     base = DisplayModel(
         phase="setup", turn=first, deck=108, first_player=first,
-        warnings=tuple(TableWarning(w.reason, w.message, w.fix) for w in tracker.warnings),
+        warnings=tuple(table_warning(w) for w in tracker.warnings),
         camera="ok" if camera_ok else "lost", board="ok" if board_ok else "not-found",
     )
+    base = replace(base, notice=_notice(tracker, now), choice=_choice(tracker))
+    offer = _join_offer(tracker)
+    if offer is not None and (game is None or offer.requested):
+        return replace(base, phase="join", join=offer)
     if game is None:
         return base
     base = replace(base, deck=game.size(DECK), players=(_player_view(game, 0), _player_view(game, 1)),
@@ -53,6 +63,13 @@ def display_model(tracker: Tracker, now: float, camera_ok: bool = True, board_ok
     if draw:
         return replace(base, phase="play", turn=drawer, draw=draw)
     return replace(base, phase="play")
+
+
+def table_warning(warning: Warning) -> TableWarning:
+    """A tracker warning as the screens show it: the short texts come from the reason registry."""
+    player = getattr(warning.event, "player", None)
+    text = warning_text(warning.reason, warning.cards, warning.zone, player=player)
+    return TableWarning(warning.reason, warning.message, warning.fix, id=warning.id, what=text.what)
 
 
 def _destruction(game: Game) -> Destruction:
@@ -91,3 +108,32 @@ def _game_over(game: Game) -> GameOver:
     reason = None if game.end_reason is None else END_REASONS[game.end_reason.value]
     return GameOver((one.points, two.points), result, game.decided_by_cup_size(),
                     (one.cup_size, two.cup_size), reason, unknown=one.unknown + two.unknown)
+
+
+def _notice(tracker: Tracker, now: float) -> Notice | None:
+    notice = tracker.notice
+    if notice is None or not 0 <= now - notice.time < NOTICE_S:
+        return None
+    return Notice(notice.title, notice.text)
+
+
+def _choice(tracker: Tracker) -> Choice | None:
+    """The two readings of the table the players are asked to choose between, in a few words each."""
+    question = tracker.question
+    if question is None:
+        return None
+    first, second = (", ".join(short_event(e) for e in option) or "nothing" for option in question.options)
+    return Choice(first, second)
+
+
+def _join_offer(tracker: Tracker) -> JoinOffer | None:
+    """Values to confirm for a join: the ones asked for (a join requested), or all (a game seen in progress)."""
+    asking = tracker.asking
+    if asking is None and not tracker.table_in_play:
+        return None
+    counts = asking or JoinCounts()
+    values = join_estimates(tracker.view.cards, counts)
+    given = {"turn": counts.turn is not None, "hand p1": counts.hands is not None,
+             "hand p2": counts.hands is not None, "cup p1": counts.cups is not None,
+             "cup p2": counts.cups is not None, "deck": counts.deck is not None}
+    return JoinOffer(values, tuple(name for name in JOIN_FIELDS if not given[name]), requested=asking is not None)

@@ -55,39 +55,30 @@ from companion.engine.mountains.game import (
 from companion.engine.violations import Violation
 from companion.tracker.settle import Settler, View
 from companion.tracker.standing import duplicates_seen, put_right
-from companion.tracker.tracker import TrackedEvent, TrackerReason, Update, Warning
+from companion.tracker.tracker import TrackedEvent, Update, Warning
 from companion.vision.observation import FrameObservation
+from companion.vocab import zones
+from companion.vocab.reasons import Reason, warning_text
 
 CAMERA_KNOWN = ("scores", "gold", "score_piles", "mountains", "discard", "out")
 """The fields of ``final`` (interfaces.md section 10) a camera knows exactly at any moment; hands and the
 deck it knows only within a card or two (a turn without a discard may have drawn one more), and so the
 moment the deck runs out."""
 
-START_ZONE = "start"
-DECK_ZONE = "deck"
-DISCARD_ZONE = "discard"
+START_ZONE = zones.START
+DECK_ZONE = zones.DECK
+DISCARD_ZONE = zones.DISCARD
 MAX_STEPS = 64
 
 
 def mountain_zone(player: Player) -> str:
-    """A player's mountain board (layout zone names: :data:`companion.vision.layout.MOUNTAINS_ZONE_NAMES`)."""
-    return f"p{player + 1}.mountain"
+    """A player's mountain board (layout zone names: :data:`companion.vocab.zones.MOUNTAINS_ZONE_NAMES`)."""
+    return zones.mountain_board(player)
 
 
 def score_zone(player: Player) -> str:
     """A player's face-down score pile."""
-    return f"p{player + 1}.score"
-
-
-def describe_zone(name: str) -> str:
-    """How a person names a zone of the mountains playmat."""
-    if name == START_ZONE:
-        return "the start row"
-    if name in (DECK_ZONE, DISCARD_ZONE):
-        return "the deck" if name == DECK_ZONE else "the discard pile"
-    player, _, kind = name.partition(".")
-    what = "mountain board" if kind == "mountain" else "score pile"
-    return f"player {player[1:]}'s {what}"
+    return zones.score_pile(player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +202,8 @@ class MountainsTracker:
         names = [card_name(c) for c in _cards_of(event)]
         seen = [c for c in names if c in self.view.cards]
         if seen:
-            self.warnings.append(Warning(TrackerReason.UNDONE, "The last move was undone.",
-                                         f"Take back {' '.join(seen)}.", tuple(seen), self.view.cards[seen[0]],
+            self.warnings.append(Warning(Reason.UNDONE, "The last move was undone.",
+                                         warning_text(Reason.UNDONE, seen).fix, tuple(seen), self.view.cards[seen[0]],
                                          self.frame))
         return event
 
@@ -254,17 +245,17 @@ class MountainsTracker:
         if moved:
             for zone, cards in moved.items():
                 origin = self._place_of(game, cards[0])
-                self._warn(found, TrackerReason.MOVED_CARD,
-                           f"{_names(cards)} moved from {describe_zone(origin)} to {describe_zone(zone)}.",
-                           f"Put {_names(cards)} back.", cards, zone)
+                self._warn(found, Reason.MOVED_CARD,
+                           f"{_names(cards)} moved from {zones.describe_zone(origin)} to {zones.describe_zone(zone)}.",
+                           warning_text(Reason.MOVED_CARD, cards).fix, cards, zone)
             return True
         if not arrivals:
             return False
         for zone, cards in arrivals.items():
             if zone not in (START_ZONE, DISCARD_ZONE, mountain_zone(0), mountain_zone(1)):
-                self._warn(found, TrackerReason.UNEXPECTED_CARD,
-                           f"{_names(cards)} can't go into {describe_zone(zone)}: nothing is laid there face up.",
-                           f"Take back {_names(cards)}.", cards, zone)
+                self._warn(found, Reason.UNEXPECTED_CARD,
+                           f"{_names(cards)} can't go into {zones.describe_zone(zone)}: nothing is laid there face up.",
+                           warning_text(Reason.UNEXPECTED_CARD, cards).fix, cards, zone)
                 return True
         # Several changes in one view: the start row, then the mountains, then the discard pile (the order of a turn).
         order = [START_ZONE, mountain_zone(0), mountain_zone(1), DISCARD_ZONE]
@@ -433,8 +424,8 @@ class MountainsTracker:
 
     def _warn_violation(self, found: _Pass, violation: Violation, cards: list[str], zone: str,
                         event: MountainsEvent) -> None:
-        self._warn(found, violation.reason.value, violation.message, _fix(violation.reason.value, cards), cards, zone,
-                   event)
+        self._warn(found, violation.reason.value, violation.message, warning_text(violation.reason, cards).fix,
+                   cards, zone, event)
 
     def _warn(self, found: _Pass, reason: str, message: str, fix: str, cards: Sequence[str], zone: str,
               event: MountainsEvent | None = None) -> None:
@@ -533,11 +524,3 @@ def majority_letters(result: RoundResult) -> str:
 
 def _names(cards: Sequence[str]) -> str:
     return " ".join(cards)
-
-
-def _fix(reason: str, cards: Sequence[str]) -> str:
-    if reason == "discard-count":
-        return "Discard down to 6 cards in hand."
-    if reason == "draw-count":
-        return "Draw up to 6 cards before playing."
-    return f"Take back {_names(cards)}."

@@ -28,9 +28,8 @@ from types import MappingProxyType
 
 from companion.vision.observation import FrameObservation
 
-SURE_ZONE_CONFIDENCE = 0.5
-"""Reads below this confidence do not move an already placed card to another zone."""
-
+COVER_MEMORY_S = 30.0
+"""A card that shows again where it lay within this time was covered (a hand, a card), not laid anew."""
 FRAME_HISTORY = 256
 """Frame times kept to date late reads back (18 s at 14 fps; a read later than that dates to then)."""
 
@@ -44,6 +43,13 @@ class View:
     time: float = 0.0
     unread: Mapping[str, int] = field(default_factory=dict)
     """Per zone, stickers the camera saw but could not read (in the latest frame)."""
+    positions: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    """Where each card in view was last read on the mat (its sticker, mm)."""
+    laid_at: Mapping[str, float] = field(default_factory=dict)
+    """When each card in view was laid where it lies (its first read there, dated back for late reads)."""
+    gone: Mapping[str, tuple[str, float]] = field(default_factory=dict)
+    """Cards that went out of sight since the previous settled view: the zone each lay in, and when it was
+    last read. A card laid and covered by the next one before the table came to rest is only here."""
 
     def __str__(self) -> str:
         cards = " ".join(f"{card}@{zone}" for card, zone in sorted(self.cards.items()))
@@ -67,6 +73,13 @@ class Settler:
         """When the current view last changed; None until the board is found."""
         self.reported = False
         self._frame_times: deque[float] = deque(maxlen=FRAME_HISTORY)
+        self.laid: dict[str, float] = {}
+        self.gone: dict[str, tuple[str, float]] = {}
+        """Cards forgotten since the last report, with their zone and last read."""
+        self.positions: dict[str, tuple[float, float]] = {}
+        self._covered: dict[str, tuple[str, float]] = {}
+        self._laid_before: dict[str, float] = {}
+        """When each card out of sight had been laid: a card uncovered where it lay keeps its lay time."""
 
     def update(self, now: float, frame: FrameObservation) -> View | None:
         """Feed one frame; returns the view when the table has just settled."""
@@ -93,11 +106,19 @@ class Settler:
             self.reported = False
         if not self.reported and self.changed_at is not None and now - self.changed_at >= self.settle_s:
             self.reported = True
-            return self.view(now)
+            view = self.view(now)
+            self.gone = {}
+            for card in [c for c, (_, at) in self._covered.items() if now - at > COVER_MEMORY_S]:
+                del self._covered[card]
+                self._laid_before.pop(card, None)
+            return view
         return None
 
     def view(self, now: float) -> View:
-        return View(MappingProxyType(dict(self.zones)), self.duplicates, now, MappingProxyType(dict(self.unread)))
+        return View(MappingProxyType(dict(self.zones)), self.duplicates, now, MappingProxyType(dict(self.unread)),
+                    MappingProxyType({c: p for c, p in self.positions.items() if c in self.zones}),
+                    MappingProxyType(dict(self.laid)),
+                    MappingProxyType({c: g for c, g in self.gone.items() if c not in self.zones}))
 
     @property
     def is_settled(self) -> bool:
@@ -115,10 +136,17 @@ class Settler:
                 continue
             placed = self.zones.get(card.card_id)
             self.last_read[card.card_id] = now
-            if placed == card.zone or (placed is not None and card.confidence < SURE_ZONE_CONFIDENCE):
+            self.positions[card.card_id] = card.center_mm
+            if placed == card.zone:
                 continue
             self.zones[card.card_id] = card.zone
-            changes.append(self._lay_time(card.still_frames))
+            laid = self._lay_time(card.still_frames)
+            earlier = self.gone.get(card.card_id) or self._covered.get(card.card_id)
+            if earlier is not None and earlier[0] == card.zone and now - earlier[1] <= COVER_MEMORY_S:
+                self.laid[card.card_id] = self._laid_before.get(card.card_id, laid)  # uncovered, not laid anew
+            else:
+                self.laid[card.card_id] = laid
+            changes.append(laid)
         return changes
 
     def _lay_time(self, still_frames: int) -> float:
@@ -140,6 +168,12 @@ class Settler:
     def _forget(self, now: float) -> bool:
         gone = [card for card, seen in self.last_read.items() if now - seen > self.miss_s]
         for card in gone:
-            del self.last_read[card]
-            self.zones.pop(card, None)
+            seen = self.last_read.pop(card)
+            zone = self.zones.pop(card, None)
+            laid = self.laid.pop(card, None)
+            if zone is not None:
+                self.gone[card] = (zone, seen)
+                self._covered[card] = (zone, seen)
+                if laid is not None:
+                    self._laid_before[card] = laid
         return bool(gone)

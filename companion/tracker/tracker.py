@@ -1,31 +1,30 @@
 """The table tracker: settled views of the table in, game events and warnings out.
 
 Each time the table settles (:mod:`companion.tracker.settle`), the tracker
-compares what the camera sees with where the rules engine says every card
-lies face up (:func:`companion.tracker.zones.expected_zone`):
+explains what changed (:mod:`companion.tracker.explain`): the short legal
+sequence of events of the rules engine that turns the game it follows into
+the table it sees. Cards are where they were seen laid, covered or not (a
+sticker under a later card is covered, not gone); a claim takes every card of
+one color; draws and hidden cards are counts.
 
-- a card seen where the engine expects it: nothing to do;
-- a card the engine does not place on the table (it was in a hand or the
-  deck) seen in a zone: it was just played there, so the zone says which play
-  (a mountain: build; a field: grow, by the field's owner; the discard pile:
-  discard; the destroyed mountain during a refill: the refill);
-- during a destruction, a mountain color that left: a claim; the card that
-  appears in a river, or on the discard pile, says who claimed;
-- at the end, unseen cup cards turning up in the reveal areas;
-- a card the engine places on the table but that is not seen: hidden, not
-  gone (covered by a later card or a hand). Cards leave the table only when
-  the rules move them.
+What no legal sequence explains is judged one play at a time, as the rules
+engine sees it: an illegal play raises a :class:`Warning` with the engine's
+reason code that stays until the table is put right (its cards are no longer
+seen where they were laid), until a player overrides it, or until the game
+moves on with the cards still lying there (the players accepted it: it is
+applied, never warned twice). A table that keeps disagreeing with the game
+is re-read as it is (a *resync*, journaled as a ``resync`` event).
 
-Every inferred event goes to the engine, in table mode. An illegal one is not
-applied: it raises a :class:`Warning` that stays until the table is put right
-(its cards are no longer seen where they were laid) or a player overrides it.
+A game starts from a dealt table (two cards in each mountain, nothing else),
+seen or not the empty mat before; a game in progress is joined on request
+(:meth:`Tracker.request_join`), adopting the table as it is.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TypeAlias
+from dataclasses import dataclass, field, replace
 
 from companion.engine import (
     Claim,
@@ -36,38 +35,35 @@ from companion.engine import (
     MountainPlay,
     Phase,
     Refill,
+    Resync,
     Reveal,
-    Setup,
 )
 from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
-from companion.engine.game import CUPS, mountain_zone
+from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
+from companion.engine.position import Position, build
+from companion.engine.rules import MANDALA
+from companion.errors import PositionError
 from companion.tracker import zones
+from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, with_cup_cards
+from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
+from companion.vocab.reasons import Reason, warning_id, warning_text
+from companion.vocab.reasons import title as reason_title
 
-HAND_SIZE, CUP_SIZE = 6, 2
-START_MOUNTAIN = 2
+START_MOUNTAIN = MANDALA.mountain_deal
 MAX_STEPS = 64
-_MOUNTAINS_EVENTS = (StartCard, DrawCards, PlayCard, DiscardCards)
+MOUNTAINS_EVENTS = (StartCard, DrawCards, PlayCard, DiscardCards)
 """The other ruleset's events, which never reach this tracker's game (see tracker/mountains.py)."""
-
-
-class TrackerReason:
-    """Reason codes of warnings only a camera can raise, beside the engine's."""
-
-    MOVED_CARD = "moved-card"
-    """A card on the table crossed into another zone outside any play."""
-    UNEXPECTED_CARD = "unexpected-card"
-    """A card appeared where no play puts one (a river outside a claim, a cup)."""
-    DUPLICATE_CARD = "duplicate-card"
-    """The same card id is read in two places at once."""
-    REVEAL_MISMATCH = "reveal-mismatch"
-    """A card in a reveal area that the tracker knows to be somewhere else."""
-    RIVER_SPACE = "river-space"
-    """A claimed river card laid in another space than the leftmost empty one."""
-    UNDONE = "undone"
-    """An event was undone: its cards should go back."""
+BLIND_S = 2.0
+"""The camera was away (board not found, no settled view) this long: the next look may need to catch up."""
+LONG_GAP_S = 12.0
+"""No settled view for this long (hands over the table, a stalled camera): the next look may need to catch up."""
+GLIMPSE_KEEP_S = 30.0
+"""A card seen for a moment and covered since counts as evidence this long."""
+NOTICE_S = 6.0
+"""How long a notice ("CAUGHT UP: 2 moves") stays on the screen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +80,11 @@ class Warning:
     event: Event | MountainsEvent | None = None
     """The event an override applies (None: the override only accepts the table as it is)."""
 
+    @property
+    def id(self) -> str:
+        """Stable while the warning stands: overrides, the screens and the journal name it by this, not its text."""
+        return warning_id(self.frame, self.reason, self.cards)
+
     def __str__(self) -> str:
         return f"{self.reason}@{self.frame}: {self.message} {self.fix}"
 
@@ -98,6 +99,26 @@ class TrackedEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the players should know that is no warning: "CAUGHT UP: 2 moves", "RESYNCED"."""
+
+    title: str
+    text: str
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Two explanations fit the table equally and leave the players different things to do: which one?"""
+
+    options: tuple[tuple[Event, ...], tuple[Event, ...]]
+    """The applied explanation first, then its rival."""
+    applied: int
+    """How many events of ``options[0]`` were applied (the last ones of :attr:`Tracker.events`)."""
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
 class Update:
     """What one frame changed: new events, new warnings, warnings cleared."""
 
@@ -106,13 +127,14 @@ class Update:
     cleared: tuple[Warning, ...] = ()
     settled: bool = False
     started: bool = False
-    """A new game began with this view (its deal is ``tracker.game``'s base)."""
+    """A new game began with this view (its start is ``tracker.game``'s base)."""
+    notices: tuple[Notice, ...] = ()
     undone: tuple[TrackedEvent, ...] = ()
-    """Events reported by earlier updates that this one took back, last first (the mountains tracker
-    writes a turn again once its discard shows how many cards were drawn); ``events`` replace them."""
+    """Events taken back before ``events`` were applied, last first: a player took a play back, or (the
+    mountains tracker) a turn is written again once its discard shows how many cards were drawn."""
 
     def __bool__(self) -> bool:
-        return bool(self.events or self.warnings or self.cleared or self.started or self.undone)
+        return bool(self.events or self.warnings or self.cleared or self.started or self.notices or self.undone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +152,8 @@ class _Pass:
 
     events: list[TrackedEvent] = field(default_factory=list)
     warnings: list[Warning] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    undone: list[TrackedEvent] = field(default_factory=list)
 
 
 class Tracker:
@@ -138,6 +162,7 @@ class Tracker:
     def __init__(self, settle_s: float = 1.0, first_player: int = 0, claim_confirm_s: float | None = None,
                  miss_s: float = 0.25) -> None:
         self.settler = Settler(settle_s, miss_s)
+        self.settle_s = settle_s
         self.first_player = first_player
         self.claim_confirm_s = 3 * settle_s if claim_confirm_s is None else claim_confirm_s
         self.game: Game | None = None
@@ -154,41 +179,104 @@ class Tracker:
         self.frame = 0
         self.last_event_time = 0.0
         self.mat_cleared = True
-        """The mat was seen empty since the last game ended (a new deal may start)."""
+        """The mat was seen empty since the last game ended."""
         self.discard_question: DiscardQuestion | None = None
+        self.question: Question | None = None
+        self.notice: Notice | None = None
         self.resumed = False
         """A game was resumed and the table not looked at since."""
+        self.glimpses: dict[str, tuple[str, float]] = {}
+        """Cards read for a moment, then covered before any settled view showed them: zone and when."""
+        self.vanished_at: dict[str, float] = {}
+        """When each card last went out of sight."""
+        self.sight_since = 0.0
+        """When the camera last came back (start, resume, the board found again): lay times before are unknown."""
+        self._sight_pending = True
+        self.catching_up = True
+        self._board_lost_at: float | None = None
+        self._pending: tuple[float, str] | None = None
+        """An ambiguous explanation waiting for a second look: since when, and the table it was for."""
+        self._residual_seen: dict[str, float] = {}
+        """Legal plays left over by the search, by card: the first look; applied on a second one."""
+        self._deal: tuple[float, tuple[list[str], list[str]]] | None = None
+        """A deal with a hidden card seen: since when, and its mountains."""
+        self._resynced_at: float | None = None
+        self._resynced_table: frozenset[tuple[str, str]] = frozenset()
+        self.swept_since: float | None = None
+        """When the last destruction's claims were done (its fields are swept onto the pile then)."""
+        self.destruction_seen: set[str] = set()
+        self.positions: dict[str, tuple[float, float]] = {}
+        """Where each card was last read on the mat (mm)."""
+        self.absent_since: dict[str, float] = {}
+        """Cards on the table out of sight with nothing over them: since when."""
+        """Cards of the mountain being destroyed seen since the destruction began."""
+        self.join: JoinCounts | None = None
+        """A join requested: the next settled view is adopted as the position."""
+        self.asking: JoinCounts | None = None
+        """A join requested whose missing values the players are being asked for (on the display)."""
+        self.unknown: frozenset[str] = frozenset()
+        """Counts of a joined game nobody gave: estimated ("hands", "cups", "deck", "turn")."""
 
     # -- feeding frames -----------------------------------------------------------
 
     def observe(self, frame_index: int, now: float, observation: FrameObservation) -> Update:
         self.frame = frame_index
+        if self._sight_pending:
+            self._sight_pending = False
+            self.sight_since = now  # cards already lying there when the camera came in: laid we do not know when
+        self._watch_board(now, observation.board.found)
         view = self.settler.update(now, observation)
         if view is not None:
             self.rest_view = self.view
-        elif self.settler.is_settled and self.waiting_for_claim:
-            view = self.settler.view(now)  # the table is still at rest: look again for a claim
+        elif self.settler.is_settled and self.waiting:
+            view = self.settler.view(now)  # the table is still at rest: look again
         if view is None:
             return Update()
         return self.settled(view)
 
+    def _watch_board(self, now: float, found: bool) -> None:
+        if not found:
+            if self._board_lost_at is None:
+                self._board_lost_at = now
+            return
+        if self._board_lost_at is not None and now - self._board_lost_at >= BLIND_S:
+            self.catching_up = True
+            self.sight_since = now
+        self._board_lost_at = None
+
+    @property
+    def waiting(self) -> bool:
+        """Something needs another look at the resting table once time has passed."""
+        recent = any(self.view.time - since < self.claim_confirm_s for since in self.absent_since.values())
+        return bool(self.waiting_for_claim or self._pending is not None or self._residual_seen or recent
+                    or self._deal is not None
+                    or (self.game is not None and self.game.phase is Phase.REFILL))
+
     def settled(self, view: View) -> Update:
         """Work through one settled view of the table."""
+        if view.time - self.view.time >= LONG_GAP_S and self.view.time:
+            self.catching_up = True  # a long hand over the table, a camera that stalled
         self.view = view
         found = _Pass()
         cleared = self._clear_put_right(view)
         self._check_duplicates(view, found)
-        started = False
+        self._remember_glimpses(view)
+        started = follow = False
         if self.resumed:
             self._prime_after_resume(view)
-        if self.game is None:
-            started = self._maybe_start(view)
-        for _ in range(MAX_STEPS):
-            # Each step applies an event or sets cards aside in a warning, so this ends.
-            if self.game is None or not self._step(view, found):
-                break
+        if self.join is not None:
+            started = self._join(view, found)
+        elif self.game is None or self.game.is_over or not self.events:
+            started, follow = self._maybe_start(view)
+        if self.game is not None and (follow or not started):
+            self._follow(view, found)
         self._note_positions(view)
-        return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started)
+        if found.notices:
+            self.notice = found.notices[-1]
+        if found.events:
+            self.question = None if self.question is None or self.question.time != view.time else self.question
+        return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started,
+                      notices=tuple(found.notices), undone=tuple(found.undone))
 
     # -- commands from the players --------------------------------------------------
 
@@ -200,28 +288,47 @@ class Tracker:
         self.warnings.clear()
         self.accepted.clear()
         self.last_zone.clear()
+        self.question = None
+        self.join = None
+        self.unknown = frozenset()
         self.mat_cleared = not self.view.cards
 
     def set_first_player(self, player: int) -> None:
         """Choose who starts; before the first play it also changes the game in progress."""
         self.first_player = player
         if self.game is not None and not self.game.stack:
-            self.game = Game(_with_first(_setup_of(self.game), player))
+            self.game = build(replace(_position(self.game), turn=player))
 
-    def override(self, warning: object = None) -> TrackedEvent | None:
+    def request_join(self, counts: JoinCounts) -> None:
+        """Join the game on the table: the next settled view becomes the position, with these counts."""
+        self.join = counts
+        self.asking = None
+
+    @property
+    def table_in_play(self) -> bool:
+        """No game is followed, yet the table shows one in progress (not empty, not a deal): offer to join."""
+        if self.game is not None or self.join is not None:
+            return False
+        view = self.view
+        return bool(view.cards) and self._dealt(view) is None
+
+    def override(self, warning: Warning | str | None = None) -> TrackedEvent | None:
         """Accept what a warning complains about: its event is applied anyway.
 
-        ``warning`` is one of :attr:`warnings`, or anything with the same reason and message
-        (the screens' copy of it); by default the oldest warning.
+        ``warning`` is one of :attr:`warnings` or its :attr:`Warning.id` (what the screens
+        and the journal hold); by default the oldest warning. None when there is no such warning.
         """
-        if not self.warnings:
+        key = warning.id if isinstance(warning, Warning) else warning
+        target = next((w for w in self.warnings if key is None or w.id == key), None)
+        if target is None:
             return None
-        key = (getattr(warning, "reason", None), getattr(warning, "message", None))
-        target = next((w for w in self.warnings if (w.reason, w.message) == key), self.warnings[0])
+        return self._accept(target)
+
+    def _accept(self, target: Warning) -> TrackedEvent | None:
         self.warnings.remove(target)
         for card in target.cards:
             self.accepted[card] = target.zone
-        if target.event is None or self.game is None or isinstance(target.event, _MOUNTAINS_EVENTS):
+        if target.event is None or self.game is None or isinstance(target.event, MOUNTAINS_EVENTS):
             return None
         event = target.event
         drew = self.game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
@@ -236,13 +343,35 @@ class Tracker:
             return None
         event = self.game.pop()
         self.events.pop()
+        self.question = None
         cards = tuple(card_name(c) for c in getattr(event, "cards", ()) or ())
         seen = [c for c in cards if c in self.view.cards]
         if seen:
             zone = self.view.cards[seen[0]]
-            self.warnings.append(Warning(TrackerReason.UNDONE, "The last move was undone.",
-                                         f"Take back {' '.join(seen)}.", tuple(seen), zone, self.frame))
+            self.warnings.append(Warning(Reason.UNDONE, "The last move was undone.",
+                                         warning_text(Reason.UNDONE, seen).fix, tuple(seen), zone, self.frame))
         return event
+
+    def choose(self, option: int) -> tuple[list[TrackedEvent], list[TrackedEvent]]:
+        """Answer the open question: ``option`` 0 keeps what was applied, 1 takes the other explanation.
+
+        Returns the events taken back (last first) and the events applied instead.
+        """
+        question, self.question = self.question, None
+        if question is None or option == 0 or self.game is None:
+            return [], []
+        if len(self.events) < question.applied:
+            return [], []
+        undone: list[TrackedEvent] = []
+        for _ in range(question.applied):
+            self.game.pop()
+            undone.append(self.events.pop())
+        applied: list[TrackedEvent] = []
+        for event in question.options[1]:
+            if self.game.validate(event) is not None:
+                break
+            applied.append(self._push(event, self.frame, forced=True))
+        return undone, applied
 
     def confirm_discard(self, count: int) -> None:
         """A player says how many cards the last discard really had."""
@@ -262,20 +391,99 @@ class Tracker:
 
     # -- starting a game --------------------------------------------------------------
 
-    def _maybe_start(self, view: View) -> bool:
-        """A new game starts when the mat was empty and now shows two cards in each mountain."""
+    def _maybe_start(self, view: View) -> tuple[bool, bool]:
+        """A new game starts from a dealt table: two cards in each mountain and nothing else.
+
+        The empty mat need not be seen first (people deal, then switch the
+        companion on). A mountain card under the other one (its stickers
+        hidden) does not hold the game back: one card read in a mountain
+        (or glimpsed there before it was covered) and two in the other
+        start the game after a few settle times, or at once when the first
+        play shows, with the hidden card an unseen card of that mountain.
+        Returns whether a game started, and whether this view also holds
+        plays to follow (the first play ended the wait for a hidden card).
+        """
         if not view.cards:
             self.mat_cleared = True
-            return False
+            self._deal = None
+            return False, False
+        deal = self._dealt(view)
+        if self.game is not None and not self.game.is_over:
+            # A game dealt but not yet played: the same deal seen again, or one dealt anew in full.
+            same = deal is not None and all(set(deal[m]) <= {card_name(c) for c in self.game.mountain(m)}
+                                            for m in (0, 1))
+            if deal is None or same or any(len(m) != START_MOUNTAIN for m in deal):
+                return False, False
+        pending = self._deal
+        if pending is not None:
+            dealt = {c for m in pending[1] for c in m}
+            kept = any(view.cards.get(c) == zones.mountain(m) for m in (0, 1) for c in pending[1][m])
+            if kept and any(c not in dealt for c in view.cards):
+                return self._start(pending[1]), True  # the first play came before the hidden card showed
+        if deal is None:
+            self._deal = None
+            return False, False
+        if any(len(m) < START_MOUNTAIN for m in deal):
+            if pending is None or pending[1] != deal:
+                self._deal = (view.time, deal)
+                pending = self._deal
+            if view.time - pending[0] < self.claim_confirm_s:
+                return False, False  # give the hidden card a chance to show
+        return self._start(deal), False
+
+    def _dealt(self, view: View) -> tuple[list[str], list[str]] | None:
+        """The mountains of a dealt table (one card each may be hidden under the other); None if it is none."""
         mountains = [view.in_zone(zones.mountain(m)) for m in (0, 1)]
         others = [c for c, z in view.cards.items() if z not in (zones.mountain(0), zones.mountain(1))]
-        if not self.mat_cleared or others or any(len(m) != START_MOUNTAIN for m in mountains):
-            return False
-        deal = tuple(tuple(parse_card(c) for c in cards) for cards in mountains)
-        setup = Setup((deal[0], deal[1]), (HAND_SIZE, HAND_SIZE), (CUP_SIZE, CUP_SIZE), self.first_player)
-        self.game = Game(setup)
+        if others or any(len(m) > START_MOUNTAIN for m in mountains) or not all(mountains):
+            return None
+        for card, (zone, _) in self.glimpses.items():
+            for m in (0, 1):
+                if zone == zones.mountain(m) and len(mountains[m]) < START_MOUNTAIN and card not in mountains[m]:
+                    mountains[m] = [*mountains[m], card]
+        return mountains[0], mountains[1]
+
+    def _start(self, deal: tuple[list[str], list[str]]) -> bool:
+        self._deal = None
+        unseen = [START_MOUNTAIN - len(m) for m in deal]
+        self.game = build(Position(mountains=(tuple(parse_card(c) for c in deal[0]),
+                                              tuple(parse_card(c) for c in deal[1])),
+                                   unseen_mountains=(unseen[0], unseen[1]), turn=self.first_player))
+        self._fresh_game()
+        return True
+
+    def _fresh_game(self) -> None:
         self.events.clear()
+        self.warnings.clear()
+        self.accepted.clear()
+        self.question = None
         self.mat_cleared = False
+        self.unknown = frozenset()
+        for card in [c for c, (z, _) in self.glimpses.items() if zones.parse_zone(z).kind == "mountain"]:
+            del self.glimpses[card]
+
+    def _join(self, view: View, found: _Pass) -> bool:
+        """Adopt the table as it is as the position of a game in progress."""
+        counts = self.join
+        assert counts is not None
+        if not view.cards:
+            return False
+        try:
+            game, unknown = joined_position(view.cards, counts, self.first_player)
+        except PositionError as error:
+            # Not a table a game can be read from yet (a card out of sight, a hand): look again at the next rest.
+            if self.notice is None or self.notice.title != "CANNOT JOIN YET":
+                self.notice = Notice("CANNOT JOIN YET", str(error), view.time)
+                found.notices.append(self.notice)
+            return False
+        self.join = None
+        self.game = game
+        self._fresh_game()
+        self.unknown = unknown
+        self.catching_up = False
+        for card, zone in view.cards.items():
+            self.last_zone[card] = zone
+        found.notices.append(Notice("JOINED", "Game joined as it lies.", view.time))
         return True
 
     def resume(self, game: Game, frames: Sequence[int] | None = None) -> None:
@@ -288,30 +496,161 @@ class Tracker:
         self.warnings.clear()
         self.mat_cleared = False
         self.resumed = True
+        self.catching_up = True
+        self._sight_pending = True
 
     def _prime_after_resume(self, view: View) -> None:
-        """After a restart, cards the rules already sent to the discard pile may still lie where they were."""
+        """After a restart, cards the rules already moved off the table may still lie where they were.
+
+        Field cards sent to the discard pile by a destruction, a discard pile
+        shuffled into the deck: seen where they lie, they are no new play.
+        """
         self.resumed = False
         if self.game is None:
             return
+        reshuffled_now = _just_reshuffled(self.game)
         for card, zone in view.cards.items():
-            if zones.expected_zone(self.game, parse_card(card)) == zones.DISCARD_ZONE and zone != zones.DISCARD_ZONE:
+            expected = zones.expected_zone(self.game, parse_card(card))
+            swept = expected == zones.DISCARD_ZONE and zone != zones.DISCARD_ZONE
+            reshuffled = expected is None and zone == zones.DISCARD_ZONE and card in reshuffled_now
+            if swept or reshuffled:
                 self.last_zone[card] = zone
 
-    # -- inference -------------------------------------------------------------------
+    # -- following the game -----------------------------------------------------------
 
-    def _step(self, view: View, found: _Pass) -> bool:
-        """Infer and apply at most one event; True if something happened."""
+    def _follow(self, view: View, found: _Pass) -> None:
         game = self.game
         assert game is not None
-        arrivals, moved = self._differences(view)
-        if game.phase is Phase.PLAY:
-            return self._plays(arrivals, moved, found)
-        if game.phase is Phase.CLAIM:
-            return self._claims(view, arrivals, moved, found)
-        if game.phase is Phase.REFILL:
-            return self._refill(arrivals, moved, found)
-        return self._reveals(arrivals, moved, found)
+        if game.phase is not Phase.OVER:
+            self._explain(view, found)
+        if self.game is not None and self.game.phase is Phase.OVER:
+            for _ in range(MAX_STEPS):
+                arrivals, moved = self._differences(view)
+                if not self._reveals(arrivals, moved, found):
+                    break
+
+    def _evidence(self, view: View) -> Evidence:
+        game = self.game
+        assert game is not None
+        quarantined = {card for warning in self.warnings for card in warning.cards}
+        seen = {card: zone for card, zone in view.cards.items()
+                if card not in quarantined and card not in view.duplicates and self.accepted.get(card) != zone}
+        glimpses = {card: zone for card, (zone, _) in self.glimpses.items()
+                    if card not in view.cards and card not in quarantined and game.location(parse_card(card)) == UNSEEN}
+        laid = {card: at for card, at in view.laid_at.items() if at > self.sight_since + GESTURE_S}
+        laid.update((card, at) for card, (_, at) in self.glimpses.items() if card in glimpses)
+        uncovered = frozenset(card_name(c) for c, _ in table_cards(game)
+                              if card_name(c) not in view.cards and not self._coverable(view, card_name(c)))
+        # Cards lying where the game has them may stay there a while after the rules move them on.
+        stale = {**{c: z for c, z in seen.items() if zones.expected_zone(game, parse_card(c)) == z}, **self.last_zone}
+        return Evidence(seen, glimpses, laid, stale, self._gone_cards(view),
+                        unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time,
+                        uncovering=frozenset(z for c, z in self.rest_view.cards.items()
+                                             if zones.parse_zone(z).kind == "mountain"
+                                             and view.cards.get(c, z) != z),  # moved out, not covered
+                        uncovered=uncovered, swept_since=self.swept_since)
+
+    def _explain(self, view: View, found: _Pass) -> None:
+        game = self.game
+        assert game is not None
+        self._accept_lying_warnings(view, found)
+        evidence = self._evidence(view)
+        depth = CATCH_UP_DEPTH if self.catching_up else DEPTH
+        explanation = explain(game, evidence, depth)
+        if explanation.rival is not None and self._worth_waiting(view, explanation):
+            return
+        self._pending = None
+        caught_up = self.catching_up
+        self.catching_up = False
+        for _ in range(explanation.undo):
+            self._take_back(found)
+        self._apply_all(explanation.events, found)
+        if explanation.rival is not None and explanation.events:
+            self.question = Question((explanation.events, explanation.rival.events), len(explanation.events),
+                                     view.time)
+        moves = sum(not isinstance(e, Resync) for e in explanation.events)
+        if caught_up and moves >= 2:
+            found.notices.append(Notice("CAUGHT UP", f"{moves} moves while the camera was away.", view.time))
+        self._judge_residual(view, found)
+
+    def _worth_waiting(self, view: View, explanation: Explanation) -> bool:
+        """Two explanations fit equally: look again one settle time later before choosing (and asking)."""
+        key = explanation.game.text()
+        if self._pending is None or self._pending[1] != key:
+            self._pending = (view.time, key)
+            return True
+        return view.time - self._pending[0] < self.settle_s
+
+    def _take_back(self, found: _Pass) -> None:
+        """The last play left the table with nothing over its cards: the player took it back."""
+        game = self.game
+        assert game is not None
+        game.pop()
+        taken = self.events.pop()
+        found.undone.append(taken)
+        if not isinstance(taken.event, Claim):  # a claim re-read with its river card is no news to the players
+            found.notices.append(Notice("TAKEN BACK", f"{_short(taken.event)} was taken back.", self.view.time))
+        if found.events and found.events[-1] is taken:
+            found.events.pop()
+
+    def _apply_all(self, events: Sequence[Event], found: _Pass) -> None:
+        for event in events:
+            found.events.append(self._push(event, self.frame))
+
+    def _push(self, event: Event, frame: int, forced: bool = False) -> TrackedEvent:
+        game = self.game
+        assert game is not None
+        drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
+        destroying = game.phase is Phase.CLAIM
+        game.push(event, force=True)  # validated by the caller, or the players' word
+        if destroying and game.phase is not Phase.CLAIM:
+            self.swept_since = self.view.time  # the claims are done: the fields go onto the pile now
+        if game.phase is not Phase.CLAIM:
+            self.missing_since.clear()
+        elif not destroying and game.destroying is not None:  # a destruction begins: what is in sight now
+            mountain = zones.mountain(game.destroying)
+            self.destruction_seen = {c for v in (self.rest_view, self.view) for c, z in v.cards.items()
+                                     if z == mountain}
+        self.discard_question = self._discard_doubt(event)
+        for card in getattr(event, "cards", ()) or ():
+            # Where the play was seen is where its cards lie, even if the rules move them on at once
+            # (a discard shuffled straight into a new deck): seen there again, they are no new play.
+            name = card_name(card)
+            self.glimpses.pop(name, None)
+            if name in self.view.cards:
+                self.last_zone[name] = self.view.cards[name]
+        tracked = TrackedEvent(frame, event, forced=forced, drew=drew)
+        self.events.append(tracked)
+        if isinstance(event, FieldPlay):
+            self.unknown -= {"turn"}  # a field shows whose play it was: the turn is known from here on
+        self.last_event_time = self.view.time
+        self._residual_seen.clear()
+        return tracked
+
+    def _accept_lying_warnings(self, view: View, found: _Pass) -> None:
+        """Warned cards still lying there when another play shows: the players played on, so it stands.
+
+        One problem gives one warning: the warned play is applied (as an
+        override would), so the plays that follow it are judged against the
+        game as it is on the table, not warned one after another.
+        """
+        open_warnings = [w for w in self.warnings if w.reason not in (Reason.DUPLICATE_CARD,
+                                                                       Reason.UNDONE)]
+        if not open_warnings or self.game is None:
+            return
+        arrivals, moved = self._differences(view)  # without the warned cards
+        if not arrivals and not moved:
+            return
+        for warning in open_warnings:
+            event = warning.event
+            if event is not None and not isinstance(event, MOUNTAINS_EVENTS) and \
+                    self.game.validate(event) is not None and not _still_forcible(self.game, event):
+                continue
+            tracked = self._accept(warning)
+            if tracked is not None:
+                found.events.append(tracked)
+            # The screen names the warning by its registry title (RULE OF COLOR), never by its code.
+            found.notices.append(Notice("PLAYED ON", f"{reason_title(warning.reason)} left as it lies.", view.time))
 
     def _differences(self, view: View) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         """Cards seen off their expected place: new on the table, or moved from another zone; by zone."""
@@ -320,7 +659,7 @@ class Tracker:
         quarantined = {card for warning in self.warnings for card in warning.cards}
         arrivals: dict[str, list[str]] = {}
         moved: dict[str, list[str]] = {}
-        for card, zone in sorted(view.cards.items()):
+        for card, zone in sorted(view.cards.items(), key=lambda item: (view.laid_at.get(item[0], 0.0), item[0])):
             if card in quarantined or card in view.duplicates or self.accepted.get(card) == zone:
                 continue
             expected = zones.expected_zone(game, parse_card(card))
@@ -328,18 +667,41 @@ class Tracker:
                 # In place; or still lying where it was after the rules moved it on: field cards
                 # not yet swept onto the discard pile, a discard pile not yet shuffled into the deck.
                 continue
-            target = arrivals if expected is None else moved
+            target = arrivals if game.location(parse_card(card)) == UNSEEN else moved
             target.setdefault(zone, []).append(card)
         return arrivals, moved
 
-    def _plays(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
+    # -- what no legal sequence explains ----------------------------------------------
+
+    def _judge_residual(self, view: View, found: _Pass) -> None:
+        """Judge, one play at a time, what the search left: illegal plays and moved cards are warned."""
+        for _ in range(MAX_STEPS):
+            game = self.game
+            if game is None or game.phase is Phase.OVER:
+                return
+            arrivals, moved = self._differences(view)
+            if any(zones.parse_zone(z).kind == "reveal" for z in (*arrivals, *moved)):
+                # Cups laid out for scoring: the game is over, though the game followed had not ended yet
+                # (a deck count off by cards nobody read, or never given when joining).
+                found.events.append(self._push(Resync(ended(game).text()), self.frame, forced=True))
+                found.notices.append(Notice("GAME OVER", "The cups are shown: the game has ended.", view.time))
+                self._follow(view, found)
+                return
+            if game.phase is Phase.PLAY:
+                done = self._residual_plays(arrivals, moved, found)
+            elif game.phase is Phase.CLAIM:
+                done = self._residual_claims(view, arrivals, moved, found)
+            else:
+                done = self._residual_refill(arrivals, moved, found)
+            if not done or self._resynced_at == view.time:
+                return
+
+    def _residual_plays(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
         if moved:
             return self._warn_moved(moved, found)
-        candidates = [self._play_for(zone, cards) for zone, cards in arrivals.items()]
-        if not candidates:
-            return False
-        event, zone, cards = _first_legal(self.game, candidates)
-        return self._judge(event, zone, cards, found)
+        for zone, cards in arrivals.items():
+            return self._judge(*self._play_for(zone, cards), found, second_look=True)
+        return False
 
     def _play_for(self, zone: str, cards: list[str]) -> tuple[Event | None, str, list[str]]:
         game = self.game
@@ -359,44 +721,56 @@ class Tracker:
         game = self.game
         assert game is not None
         last = self.events[-1].event if self.events else None
-        if owner != game.turn and getattr(last, "player", None) == owner:
+        if owner != game.turn and (getattr(last, "player", None) == owner or "turn" in self.unknown):
             return owner
         return game.turn
 
-    def _judge(self, event: Event | None, zone: str, cards: list[str], found: _Pass) -> bool:
+    def _judge(self, event: Event | None, zone: str, cards: list[str], found: _Pass,
+               second_look: bool = False) -> bool:
+        """Warn about an illegal event; apply a legal one (with ``second_look``, only on a later look)."""
         game = self.game
         assert game is not None
         if event is None:
-            self._warn(found, TrackerReason.UNEXPECTED_CARD,
+            self._warn(found, Reason.UNEXPECTED_CARD,
                        f"{_names(cards)} can't go into {zones.describe_zone(zone)} now.",
-                       f"Take back {_names(cards)}.", cards, zone)
+                       warning_text(Reason.UNEXPECTED_CARD, cards).fix, cards, zone)
             return True
         violation = game.validate(event)
+        if violation is not None and self._learn_the_turn(event, violation.reason):
+            assert self.game is not None
+            game = self.game
+            violation = game.validate(event)
+        if violation is not None and self._hand_was_estimated(event, violation.reason):
+            found.events.append(self._push(event, self.frame, forced=True))
+            return True
         if violation is not None:
-            self._warn(found, violation.reason.value, violation.message, _fix(violation.reason.value, cards),
+            self._warn(found, violation.reason.value, violation.message, warning_text(violation.reason, cards).fix,
                        cards, zone, event)
             return True
-        self._apply(event, found)
+        if second_look:
+            # Legal, yet the search left it (cards laid at once by two players, say): on a second look it stands.
+            first = self._residual_seen.setdefault(",".join(cards), self.view.time)
+            if self.view.time - first < self.settle_s:
+                return False
+        found.events.append(self._push(event, self.frame))
         return True
 
-    def _apply(self, event: Event, found: _Pass) -> None:
+    def _learn_the_turn(self, event: Event, reason: Reason) -> bool:
+        """A joined game nobody said whose turn it was: the first play that names its player tells."""
+        game = self.game
+        player = getattr(event, "player", None)
+        if game is None or "turn" not in self.unknown or reason is not Reason.NOT_YOUR_TURN or player is None:
+            return False
+        self.game = build(replace(_position(game), turn=player))
+        self.unknown -= {"turn"}
+        return True
+
+    def _hand_was_estimated(self, event: Event, reason: Reason) -> bool:
+        """A joined game's hand sizes nobody gave: a play needing more cards shows the estimate was low."""
         game = self.game
         assert game is not None
-        drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
-        game.push(event, force=True)  # validated by the caller
-        if game.phase is not Phase.CLAIM:
-            self.missing_since.clear()
-        self.discard_question = self._discard_doubt(event)
-        for card in getattr(event, "cards", ()):
-            # Where the play was seen is where its cards lie, even if the rules move them on at once
-            # (a discard shuffled straight into a new deck): seen there again, they are no new play.
-            name = card_name(card)
-            if name in self.view.cards:
-                self.last_zone[name] = self.view.cards[name]
-        tracked = TrackedEvent(self.frame, event, drew=drew)
-        self.events.append(tracked)
-        found.events.append(tracked)
-        self.last_event_time = self.view.time
+        return "hands" in self.unknown and reason in (Reason.MUST_KEEP_ONE_CARD, Reason.CARD_NOT_IN_HAND) and \
+            all(game.location(c) == UNSEEN for c in getattr(event, "cards", ()))
 
     def _discard_doubt(self, event: Event) -> DiscardQuestion | None:
         """A discard while new unreadable stickers lie on the pile: some discarded cards were not read."""
@@ -410,41 +784,60 @@ class Tracker:
 
     def _warn(self, found: _Pass, reason: str, message: str, fix: str, cards: Sequence[str], zone: str,
               event: Event | None = None) -> None:
+        if self._cascading(found):
+            self._resync(found)
+            return
         warning = Warning(reason, message, fix, tuple(cards), zone, self.frame, event)
         self.warnings.append(warning)
         found.warnings.append(warning)
 
+    def _cascading(self, found: _Pass) -> bool:
+        """A new warning while one from an earlier look is still open: the game and the table have parted."""
+        return any(w.frame != self.frame and w.reason not in (Reason.DUPLICATE_CARD, Reason.UNDONE)
+                   for w in self.warnings) and bool(self.events) and self.events[-1].frame > min(
+            w.frame for w in self.warnings)
+
     def _warn_moved(self, moved: dict[str, list[str]], found: _Pass) -> bool:
         game = self.game
         assert game is not None
+        if sum(map(len, moved.values())) > MOVED_AT_ONCE:
+            self._resync(found)
+            return True
         for zone, cards in moved.items():
             origin = zones.expected_zone(game, parse_card(cards[0])) or zone
-            self._warn(found, TrackerReason.MOVED_CARD,
+            self._warn(found, Reason.MOVED_CARD,
                        f"{_names(cards)} moved from {zones.describe_zone(origin)} to {zones.describe_zone(zone)}.",
-                       f"Put {_names(cards)} back.", cards, zone)
+                       warning_text(Reason.MOVED_CARD, cards).fix, cards, zone)
         return True
 
     # -- destruction -----------------------------------------------------------------
 
-    def _claims(self, view: View, arrivals: dict[str, list[str]], moved: dict[str, list[str]],
-                found: _Pass) -> bool:
+    def _residual_claims(self, view: View, arrivals: dict[str, list[str]], moved: dict[str, list[str]],
+                         found: _Pass) -> bool:
         game = self.game
         assert game is not None and game.destroying is not None
         mountain = zones.mountain(game.destroying)
+        left = game.mountain(game.destroying)
+        in_mountain = {COLOR_OF[parse_card(c)] for c in view.in_zone(mountain)}
         evidence = {zone: cards for zone, cards in moved.items()
                     if all(game.location(parse_card(c)) == mountain_zone(game.destroying) for c in cards)}
         for zone, cards in evidence.items():
+            color = COLOR_OF[parse_card(cards[0])]
+            if color in in_mountain and view.time - self._first_look(cards) < self.claim_confirm_s:
+                continue  # a claim taken in several grabs: the rest of the color is still to go
             return self._claim_seen(zone, cards, found)
-        color = self._vanished_color(view, mountain)
-        if color is not None:
-            self._apply(Claim(game.turn, color), found)
-            return True
         stray = {**arrivals, **{z: c for z, c in moved.items() if z not in evidence}}
-        if game.mountain(game.destroying) and mountain in arrivals:
+        if left and mountain in arrivals:
             del stray[mountain]  # the refill, laid before the last claim was seen: wait for it
         for zone, cards in stray.items():
+            if zone in evidence:
+                continue
             return self._judge(self._play_for(zone, cards)[0], zone, cards, found)
         return False
+
+    def _first_look(self, cards: list[str]) -> float:
+        key = "claim:" + ",".join(cards)
+        return self._residual_seen.setdefault(key, self.view.time)
 
     def _claim_seen(self, zone: str, cards: list[str], found: _Pass) -> bool:
         """A claimed mountain card turned up in a river or on the discard pile: that shows who claimed."""
@@ -458,49 +851,112 @@ class Tracker:
             expected_space = len(game.river(claimer)) + 1
             violation = game.validate(event)
             if violation is None and ref.space != expected_space:
-                self._warn(found, TrackerReason.RIVER_SPACE,
+                self._warn(found, Reason.RIVER_SPACE,
                            f"{cards[0]} belongs in river space {expected_space}, not {ref.space}.",
-                           f"Move {cards[0]} to space {expected_space}.", cards, zone, event)
+                           warning_text(Reason.RIVER_SPACE, cards, space=expected_space).fix, cards, zone, event)
                 return True
             return self._judge(event, zone, cards, found)
         if ref.kind == "discard":
             return self._judge(Claim(game.turn, color), zone, cards, found)
         return self._judge(None, zone, cards, found)
 
-    def _vanished_color(self, view: View, mountain: str) -> int | None:
-        """A mountain color none of whose cards has been seen anywhere for long enough.
+    def _gone_cards(self, view: View) -> dict[str, str]:
+        """Mountain cards of the mandala being destroyed that have left for good, as far as can be told.
 
-        A card seen elsewhere on the table (a river, under a warning) has not vanished: where
-        it went is evidence, judged as such. A color is claimed at once when the rest of the
-        mountain is in sight and nothing else went out of sight with it; otherwise it may be a
-        hand resting over the table, and the tracker waits :attr:`claim_confirm_s` first.
+        A color is gone when none of its cards is seen, and either the rest of
+        the mountain is in sight and nothing else went out of sight with it, or
+        it has stayed out of sight for :attr:`claim_confirm_s` (a hand may be
+        resting over the mountain). A card seen elsewhere on the table (a
+        river) has not vanished: where it went is evidence of its own.
         """
         game = self.game
-        assert game is not None and game.destroying is not None
+        if game is None:
+            return {}
+        gone = self._left_the_table(view)
+        if game.phase is not Phase.CLAIM or game.destroying is None:
+            self.missing_since.clear()
+            return gone
         left = game.mountain(game.destroying)
-        for name in set(self.missing_since) - {card_name(c) for c in left}:
+        names = {card_name(c) for c in left}
+        for name in set(self.missing_since) - names:
             del self.missing_since[name]  # claimed already
-        for card in left:
-            if card_name(card) in view.cards:
-                self.missing_since.pop(card_name(card), None)
+        for name in names:
+            if name in view.cards:
+                self.missing_since.pop(name, None)
             else:
-                self.missing_since.setdefault(card_name(card), view.time)
-        vanished = [color for color in sorted({COLOR_OF[c] for c in left})
-                    if not any(card_name(c) in view.cards for c in left if COLOR_OF[c] == color)]
-        for color in vanished:
-            cards = [card_name(c) for c in left if COLOR_OF[c] == color]
+                self.missing_since.setdefault(name, view.time)
+        mountain = zones.mountain(game.destroying)
+        self.destruction_seen.update(c for c in names if view.cards.get(c) == mountain)
+        by_color: dict[int, list[str]] = {}
+        for index, card in enumerate(left):
+            # Out of sight is only gone if it cannot be covered: it was seen since the destruction began,
+            # or no card that could lie over it is in sight (where it lay unknown: none laid after it).
+            name = card_name(card)
+            if name in self.positions:
+                coverable = self._coverable(view, name)
+            else:
+                coverable = any(view.cards.get(card_name(c)) == mountain for c in left[index + 1:])
+            if name in self.destruction_seen or not coverable:
+                by_color.setdefault(COLOR_OF[card], []).append(card_name(card))
+            else:
+                by_color.setdefault(COLOR_OF[card], [])
+        vanished = {color: cards for color, cards in by_color.items()
+                    if cards and not any(card_name(c) in view.cards for c in left if COLOR_OF[c] == color)}
+        taken = {c for cards in vanished.values() for c in cards}
+        for cards in vanished.values():
             since = max(self.missing_since[c] for c in cards)
-            clear_view = (len(vanished) == 1 and len(self.missing_since) == len(cards)
-                          and not self._collateral(view, set(cards)))
-            if view.time - since >= (0.0 if clear_view else self.claim_confirm_s):
-                return color
-        return None
+            when = max(self.vanished_at.get(c, since) for c in cards)
+            # Cards that left with others still out of sight: a hand resting over the table, most likely.
+            # Only a long absence makes them gone then.
+            if not self._collateral(view, taken, when) or view.time - since >= LONG_ABSENCE_S:
+                gone.update((c, mountain) for c in cards)
+        return gone
 
-    def _collateral(self, view: View, taken: set[str]) -> bool:
-        """Other cards on the table went out of sight since the last rest: something covers the table."""
+    def _left_the_table(self, view: View) -> dict[str, str]:
+        """Cards the game keeps in a field, a river or a mountain (not being destroyed) that left for good.
+
+        Out of sight with no card laid after them in sight (nothing covers them)
+        for :attr:`claim_confirm_s`: taken back, or knocked off the table.
+        """
         game = self.game
         assert game is not None
-        return any(card not in view.cards and card not in taken
+        gone: dict[str, str] = {}
+        absent: dict[str, float] = {}
+        for card, zone in table_cards(game):
+            name = card_name(card)
+            if (game.destroying is not None and zone == zones.mountain(game.destroying)) or name in view.cards \
+                    or name in view.duplicates:
+                continue
+            if self._coverable(view, name):
+                continue
+            absent[name] = self.absent_since.get(name, view.time)
+            if view.time - absent[name] >= self.claim_confirm_s:
+                gone[name] = zone
+        self.absent_since = absent
+        return gone
+
+    def _coverable(self, view: View, card: str) -> bool:
+        """Another card in sight lies close enough to where ``card`` was last seen to cover it."""
+        where = self.positions.get(card)
+        if where is None:
+            return True  # never seen where it lies: it may well be under something
+        return any(other != card and math.dist(where, at) < COVER_MM for other, at in view.positions.items())
+
+    def _collateral(self, view: View, taken: set[str], when: float) -> bool:
+        """Other cards the game has on the table went out of sight about when ``taken`` did, and are still.
+
+        A hand over the table hides several cards at once; a claim takes one color.
+        """
+        game = self.game
+        assert game is not None
+        for card, _ in table_cards(game):
+            name = card_name(card)
+            if name in taken or name in view.cards:
+                continue
+            vanished = self.vanished_at.get(name)
+            if vanished is not None and abs(vanished - when) <= TOGETHER_S:
+                return True
+        return any(card not in view.cards and card not in taken and card not in self.vanished_at
                    and zones.expected_zone(game, parse_card(card)) == zone
                    for card, zone in self.rest_view.cards.items())
 
@@ -509,7 +965,19 @@ class Tracker:
         """A claim by disappearance is pending: the tracker wants another look once the wait is over."""
         return self.game is not None and self.game.phase is Phase.CLAIM and bool(self.missing_since)
 
-    def _refill(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
+    def _refill_wait_over(self, view: View) -> bool:
+        """A refill may be counted with a card unread once one card lies there long enough, or play went on."""
+        game = self.game
+        if game is None or game.phase is not Phase.REFILL or game.destroying is None:
+            return False
+        laid = [view.laid_at.get(c, view.time) for c in view.in_zone(zones.mountain(game.destroying))]
+        if not laid:
+            return False
+        arrivals, _ = self._differences(view)
+        elsewhere = any(zone != zones.mountain(game.destroying) for zone in arrivals)
+        return elsewhere or view.time - min(laid) >= self.claim_confirm_s
+
+    def _residual_refill(self, arrivals: dict[str, list[str]], moved: dict[str, list[str]], found: _Pass) -> bool:
         game = self.game
         assert game is not None and game.destroying is not None
         mountain = zones.mountain(game.destroying)
@@ -536,6 +1004,14 @@ class Tracker:
                 if unseen:
                     return self._judge(Reveal(ref.player, tuple(parse_card(c) for c in cards[:unseen])),
                                        zone, cards[:unseen], found)
+                # More cup cards than the game counted (a claimed card nobody could read, counts estimated
+                # when joining): the revealed cup is the truth.
+                try:
+                    recounted = with_cup_cards(game, ref.player, [parse_card(c) for c in cards])
+                except PositionError:
+                    continue
+                found.events.append(self._push(Resync(recounted.text()), self.frame, forced=True))
+                return True
         for zone, cards in moved.items():
             ref = zones.parse_zone(zone)
             if ref.kind not in ("reveal", "cup"):
@@ -544,13 +1020,47 @@ class Tracker:
             strangers = [c for c in cards if c not in mine]
             if strangers:
                 where = game.describe_location(parse_card(strangers[0]))
-                self._warn(found, TrackerReason.REVEAL_MISMATCH,
+                self._warn(found, Reason.REVEAL_MISMATCH,
                            f"{_names(strangers)} is in {zones.describe_zone(zone)}, but the game says it is {where}.",
-                           "Check the cup cards.", strangers, zone)
+                           warning_text(Reason.REVEAL_MISMATCH, strangers).fix, strangers, zone)
                 return True
         return False
 
+    # -- recovery --------------------------------------------------------------------
+
+    def _resync(self, found: _Pass) -> None:
+        """Re-read the table as it is: the visible part from the view, hidden counts kept where they fit."""
+        game = self.game
+        assert game is not None
+        table = frozenset(self.view.cards.items())
+        if self._resynced_at == self.view.time or table == self._resynced_table:
+            return  # once per look, and once per table: re-reading the same table again changes nothing
+        self._resynced_at, self._resynced_table = self.view.time, table
+        seen = {card: zone for card, zone in self.view.cards.items() if card not in self.view.duplicates}
+        try:
+            position = resynced(game, seen, self.last_zone)
+        except PositionError:
+            return
+        self.warnings = [w for w in self.warnings if w.reason == Reason.DUPLICATE_CARD]
+        self.accepted.clear()
+        event = Resync(position.text())
+        found.events.append(self._push(event, self.frame, forced=True))
+        for card, zone in seen.items():
+            if zones.expected_zone(position, parse_card(card)) == zone:
+                self.last_zone[card] = zone
+        found.notices.append(Notice("RESYNCED", "Check the table.", self.view.time))
+        self.notice = found.notices[-1]
+
     # -- keeping track ---------------------------------------------------------------
+
+    def _remember_glimpses(self, view: View) -> None:
+        for card, (zone, at) in view.gone.items():
+            self.vanished_at[card] = at
+            hidden = self.game is None or self.game.location(parse_card(card)) == UNSEEN
+            if card not in self.rest_view.cards and hidden:
+                self.glimpses[card] = (zone, at)
+        for card in [c for c, (_, at) in self.glimpses.items() if c in view.cards or view.time - at > GLIMPSE_KEEP_S]:
+            del self.glimpses[card]
 
     def _clear_put_right(self, view: View) -> list[Warning]:
         from companion.tracker.standing import put_right
@@ -563,6 +1073,7 @@ class Tracker:
         found.warnings += duplicates_seen(self.warnings, view, self.frame)
 
     def _note_positions(self, view: View) -> None:
+        self.positions.update(view.positions)
         if self.game is None:
             return
         for card, zone in view.cards.items():
@@ -574,43 +1085,56 @@ class Tracker:
         if self.game.is_over and not view.cards:
             self.mat_cleared = True
 
-    def record_events(self) -> list[Event | MountainsEvent]:
-        return [t.event for t in self.events]
+
+TOGETHER_S = 1.5
+"""Cards that went out of sight this close together went together (under one hand)."""
+LONG_ABSENCE_S = 10.0
+"""A mountain color out of sight this long is claimed, whatever else is out of sight with it."""
+COVER_MM = 100.0
+"""A card read this close to where another was last seen may lie over it (sticker centres, 70 mm cards)."""
+MOVED_AT_ONCE = 2
+"""More cards than this moved at once, outside any play: the game and the table have parted; resync."""
+
+def _still_forcible(game: Game, event: Event) -> bool:
+    """A warned play can still be applied as the players left it (its cards are where the play put them)."""
+    return not isinstance(event, Claim | Refill | Reveal | Resync)
 
 
-Candidate: TypeAlias = "tuple[Event | None, str, list[str]]"
+RESHUFFLE_LOOKBACK = 2
+"""Events back in which a discard pile shuffled into the deck may still lie on the table after a restart."""
 
 
-def _first_legal(game: Game | None, candidates: list[Candidate]) -> Candidate:
-    """Several plays seen at once: take first one the rules allow now (so in the order they were made)."""
-    assert game is not None
-    for candidate in candidates:
-        if candidate[0] is not None and game.is_legal(candidate[0]):
-            return candidate
-    return candidates[0]
+def _just_reshuffled(game: Game) -> set[str]:
+    """Cards the last events shuffled from the discard pile into the deck: they may still lie on the pile."""
+    before = game.copy()
+    cards: set[str] = set()
+    for _ in range(min(RESHUFFLE_LOOKBACK, len(before.stack))):
+        before.pop()
+        cards.update(card_name(c) for c in before.known[DISCARD] if game.location(c) == UNSEEN)
+    return cards
+
+
+def _position(game: Game) -> Position:
+    from companion.engine.position import position_of
+
+    return position_of(game)
+
+
+def short_event(event: Event) -> str:
+    """An event in a few words for the screen: "P1 claims R", "P2 R05 m1"."""
+    if isinstance(event, Claim):
+        return f"P{event.player + 1} claims {color_name(event.color)}"
+    where = f" m{event.mandala + 1}" if isinstance(event, MountainPlay | FieldPlay) else ""
+    return _short(event) + where
+
+
+def _short(event: Event | MountainsEvent) -> str:
+    """An event in a few words for the screen: "P1 R05"."""
+    cards = " ".join(card_name(c) for c in getattr(event, "cards", ()) or ())
+    player = getattr(event, "player", None)
+    who = "" if player is None else f"P{player + 1} "
+    return f"{who}{cards}".strip() or type(event).__name__.lower()
 
 
 def _names(cards: Sequence[str]) -> str:
     return " ".join(cards)
-
-
-def _fix(reason: str, cards: Sequence[str]) -> str:
-    colors = sorted({color_name(COLOR_OF[parse_card(c)]) for c in cards})
-    what = f"the {colors[0]} card" if len(cards) == 1 else f"the {' and '.join(colors)} cards"
-    if reason == "mountain-one-card":
-        return "Leave only one card in the mountain."
-    if reason == "draw-count":
-        return "Draw the right number of cards."
-    return f"Take back {what} ({_names(cards)})."
-
-
-def _setup_of(game: Game) -> Setup:
-    from companion.engine.record import setup_of
-
-    return setup_of(game)
-
-
-def _with_first(setup: Setup, player: int) -> Setup:
-    return Setup(setup.mountains, setup.hands, setup.cups, player)
-
-

@@ -137,6 +137,13 @@ class Command(enum.Enum):
     BRIGHTNESS = "brightness"
     RESTART = "restart"
     POWER_OFF = "power-off"
+    JOIN_START = "join-start"
+    JOIN_LESS = "join-less"
+    JOIN_MORE = "join-more"
+    JOIN_NEXT = "join-next"
+    JOIN_CANCEL = "join-cancel"
+    CHOOSE_FIRST = "choose-first"
+    CHOOSE_SECOND = "choose-second"
 
 
 class Context(enum.Enum):
@@ -148,6 +155,9 @@ class Context(enum.Enum):
     MENU = "menu"
     SETUP = "setup"
     OVER = "over"
+    CHOICE = "choice"
+    JOIN = "join"
+    JOIN_OFFER = "join-offer"
 
 
 S, L = PressKind.SHORT, PressKind.LONG
@@ -165,6 +175,10 @@ KEYMAP: dict[Context, dict[tuple[ButtonName, PressKind], Command]] = {
                    ("C", S): Command.SELECT, ("C", L): Command.CONFIRM},
     Context.SETUP: {**_EVERYWHERE, ("A", S): Command.NEXT_SCREEN, ("C", S): Command.FIRST_PLAYER},
     Context.OVER: {**_EVERYWHERE, ("A", S): Command.NEXT_SCREEN, ("C", L): Command.NEW_GAME},
+    Context.CHOICE: {**_EVERYWHERE, ("A", S): Command.CHOOSE_FIRST, ("B", S): Command.CHOOSE_SECOND},
+    Context.JOIN_OFFER: {**_EVERYWHERE, ("A", S): Command.NEXT_SCREEN, ("C", L): Command.JOIN_START},
+    Context.JOIN: {("A", S): Command.JOIN_LESS, ("B", S): Command.JOIN_MORE, ("C", S): Command.JOIN_NEXT,
+                   ("B", L): Command.JOIN_CANCEL},
 }
 """Button meanings per context; the screens print the ones a stranger needs."""
 

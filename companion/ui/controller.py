@@ -2,7 +2,7 @@
 
 It owns the :class:`~companion.ui.state.UiState` and the idle timers, turns
 presses into ui changes (page, menu, hidden warnings, brightness) or into
-:class:`AppCommand` values that it returns for the app to act on: the ui never
+:class:`~companion.tracker.commands.AppCommand` values that it returns for the app to act on: the ui never
 decides game logic. It redraws only when the model or the ui state changed,
 and cares for the OLED: dim after idle, blank after longer idle, shift the
 layout by a pixel now and then; any model change or press wakes it.
@@ -14,14 +14,14 @@ Typical loop (the app's)::
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from PIL import Image
 
-from companion.tracker.display import DisplayModel, PlayerName, TableWarning
+from companion.tracker.commands import AppAction, AppCommand
+from companion.tracker.display import JOIN_FIELDS, JOIN_LIMITS, DisplayModel, PlayerName
 from companion.ui.buttons import Command, Context, Press, command_for
 from companion.ui.screens import Screen, active_warnings, render, screen_for
 from companion.ui.state import (
@@ -44,31 +44,6 @@ class Display(Protocol):
     def hide(self) -> None: ...
 
 
-class AppAction(enum.Enum):
-    UNDO = "undo"
-    OVERRIDE = "override"
-    CONFIRM_DISCARD = "confirm-discard"
-    NEW_GAME = "new-game"
-    FIRST_PLAYER = "first-player"
-    RESTART = "restart"
-    POWER_OFF = "power-off"
-
-
-@dataclass(frozen=True, slots=True)
-class AppCommand:
-    """A request for the app: the game changes only through these."""
-
-    action: AppAction
-    count: int | None = None
-    player: PlayerName | None = None
-    warning: TableWarning | None = None
-
-    def __str__(self) -> str:
-        extra = [f"{k}={v}" for k, v in (("count", self.count), ("player", self.player),
-                                          ("warning", self.warning)) if v is not None]
-        return " ".join([self.action.value, *extra])
-
-
 @dataclass(frozen=True, slots=True)
 class UiTiming:
     blink_s: float = 0.5
@@ -89,6 +64,9 @@ _CONTEXTS = {
     Screen.DISCARD: Context.DISCARD,
     Screen.SETUP: Context.SETUP,
     Screen.OVER: Context.OVER,
+    Screen.CHOICE: Context.CHOICE,
+    Screen.JOIN: Context.JOIN,
+    Screen.JOIN_OFFER: Context.JOIN_OFFER,
 }
 
 
@@ -126,8 +104,12 @@ class UiController:
             return
         discard_changed = model.discard != self.model.discard
         self.model = model
+        if model.join is None:
+            self.state = replace(self.state, join_step=None, join_values=None)
+        elif model.join.requested and self.state.join_step is None:
+            self.state = replace(self.state, join_step=0, join_values=model.join.values)  # asked at once
         # Forget hidden warnings the table has put right, so a repeat shows again.
-        acknowledged = self.state.acknowledged & frozenset(model.warnings)
+        acknowledged = self.state.acknowledged & frozenset(w.id for w in model.warnings)
         count = None if discard_changed else self.state.discard_count
         self.state = replace(self.state, acknowledged=acknowledged, discard_count=count)
         self._wake(now)
@@ -223,7 +205,7 @@ class UiController:
     def _acknowledge(self) -> list[AppCommand]:
         shown = active_warnings(self.model, self.state)
         if shown:
-            self.state = replace(self.state, acknowledged=self.state.acknowledged | {shown[0]})
+            self.state = replace(self.state, acknowledged=self.state.acknowledged | {shown[0].id})
         return []
 
     def _show_warnings(self) -> list[AppCommand]:
@@ -268,12 +250,54 @@ class UiController:
                          MenuItem.RESTART: Command.RESTART, MenuItem.POWER_OFF: Command.POWER_OFF}
         return self._app_command(menu_commands[item]) if item in menu_commands else []
 
+    # --- joining a game in progress ---
+
+    def _join_start(self) -> list[AppCommand]:
+        offer = self.model.join
+        if offer is not None:
+            self.state = replace(self.state, join_step=0, join_values=offer.values)
+        return []
+
+    def _join_field(self) -> tuple[str, int] | None:
+        offer, step = self.model.join, self.state.join_step
+        if offer is None or step is None or not offer.asking:
+            return None
+        name = offer.asking[min(step, len(offer.asking) - 1)]
+        return name, JOIN_FIELDS.index(name)
+
+    def _join_step(self, delta: int) -> list[AppCommand]:
+        field = self._join_field()
+        if field is None or self.model.join is None:
+            return []
+        name, index = field
+        values = list(self.state.join_values or self.model.join.values)
+        low, high = JOIN_LIMITS[name]
+        values[index] = low + (values[index] + delta - low) % (high - low + 1) if name == "turn" else \
+            min(high, max(low, values[index] + delta))
+        self.state = replace(self.state, join_values=tuple(values))
+        return []
+
+    def _join_next(self) -> list[AppCommand]:
+        offer, step = self.model.join, self.state.join_step
+        if offer is None or step is None:
+            return []
+        if step + 1 < len(offer.asking):
+            self.state = replace(self.state, join_step=step + 1)
+            return []
+        values = self.state.join_values or offer.values
+        self.state = replace(self.state, join_step=None, join_values=None)
+        return [AppCommand(AppAction.JOIN, values=values)]
+
+    def _join_cancel(self) -> list[AppCommand]:
+        self.state = replace(self.state, join_step=None, join_values=None)
+        return []
+
     # --- command handlers: requests for the app ---
 
     def _app_command(self, command: Command) -> list[AppCommand]:
         if command is Command.OVERRIDE:
             shown = active_warnings(self.model, self.state)
-            return [AppCommand(AppAction.OVERRIDE, warning=shown[0])] if shown else []
+            return [AppCommand(AppAction.OVERRIDE, warning_id=shown[0].id)] if shown else []
         if command is Command.FIRST_PLAYER:
             return [AppCommand(AppAction.FIRST_PLAYER, player=_other(self.model.first_player))]
         simple = {Command.UNDO: AppAction.UNDO, Command.NEW_GAME: AppAction.NEW_GAME,
@@ -293,4 +317,11 @@ _HANDLERS: dict[Command, Callable[[UiController], list[AppCommand]]] = {
     Command.BRIGHTNESS: UiController._brightness,
     Command.DISCARD_LESS: lambda self: self._discard_step(-1),
     Command.DISCARD_MORE: lambda self: self._discard_step(+1),
+    Command.JOIN_START: UiController._join_start,
+    Command.JOIN_LESS: lambda self: self._join_step(-1),
+    Command.JOIN_MORE: lambda self: self._join_step(+1),
+    Command.JOIN_NEXT: UiController._join_next,
+    Command.JOIN_CANCEL: UiController._join_cancel,
+    Command.CHOOSE_FIRST: lambda self: [AppCommand(AppAction.CHOOSE, count=0)],
+    Command.CHOOSE_SECOND: lambda self: [AppCommand(AppAction.CHOOSE, count=1)],
 }

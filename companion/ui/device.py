@@ -37,8 +37,13 @@ class DisplaySettings:
     width: int = 128
     height: int = 64
     rotate: int = 0
+    language: str = "en"
+    """The screens' language: en, fa, el or ru (companion/ui/i18n.py)."""
 
     def __post_init__(self) -> None:
+        from companion.ui.i18n import check_language
+
+        check_language(self.language)
         if self.display not in PANELS + PSEUDO:
             raise ConfigError(f"display: display={self.display!r} is not one of {PANELS + PSEUDO}")
         if self.interface != "i2c":

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from companion.tracker.display import COLOR_LETTERS, PLAYERS, DisplayModel
+from companion.tracker.display import PLAYERS, DisplayModel
 from companion.tracker.mountains_display import RoundEnd
 from companion.ui import text as t
+from companion.vocab.colors import COLOR_LETTERS
 
 Size = tuple[int, int]
 SIZE = (128, 64)

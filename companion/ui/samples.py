@@ -6,18 +6,23 @@ benchmark, so all three look at the same pictures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from companion.tracker.display import (
+    Choice,
     Destruction,
     DiscardConfirm,
     DisplayModel,
     GameOver,
+    JoinOffer,
+    Notice,
     PlayerView,
     TableWarning,
 )
 from companion.ui.screens import CalibrationVerdict
 from companion.ui.state import MENU_ITEMS, MenuItem, Page, UiState
+from companion.vocab import zones
+from companion.vocab.reasons import Reason, warning_id, warning_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,14 +40,19 @@ MIDGAME = DisplayModel(
     players=(PlayerView(hand=6, score=14, unknown_cup=2, river="ROY"),
              PlayerView(hand=7, score=9, unknown_cup=2, river="GK")),
 )
-COLOR_RULE = TableWarning(
-    reason="color-rule",
-    message="Red is already in P2's field of M1",
-    fix="Take back the red card",
-)
-OUT_OF_TURN = TableWarning(
-    reason="not-your-turn", message="It is P1's turn, P2 played", fix="P2: take the card back"
-)
+
+
+def _warning(code: Reason, cards: tuple[str, ...], zone: str, frame: int, message: str,
+             player: int | None = None) -> TableWarning:
+    """A warning as the tracker makes it (:func:`companion.tracker.model.table_warning`)."""
+    text = warning_text(code, cards, zone, player=player)
+    return TableWarning(code, message, text.fix, id=warning_id(frame, code, cards), what=text.what)
+
+
+COLOR_RULE = _warning(Reason.COLOR_RULE, ("R04",), zones.field(0, 1), 812,
+                      "Red can't go into player 2's field of mandala 1: red is already in the mountain.", 1)
+OUT_OF_TURN = _warning(Reason.NOT_YOUR_TURN, ("G11",), zones.field(1, 1), 815,
+                       "It is player 1's turn, not player 2's.", 1)
 
 
 def _menu_at(item: MenuItem) -> UiState:
@@ -56,7 +66,7 @@ SAMPLES: tuple[Sample, ...] = (
     Sample("main-hidden-warning", "A warning was hidden with A: the badge shows 1 still open",
            DisplayModel(phase="play", turn="p1", draw=2, deck=61, players=MIDGAME.players,
                         warnings=(COLOR_RULE,)),
-           UiState(acknowledged=frozenset({COLOR_RULE}))),
+           UiState(acknowledged=frozenset({COLOR_RULE.id}))),
     Sample("table", "Hands, scores and rivers: filled spaces show the color letter",
            MIDGAME, UiState(page=Page.TABLE)),
     Sample("status", "Camera and board seen, brightness, how to open the menu",
@@ -101,12 +111,25 @@ SAMPLES: tuple[Sample, ...] = (
     Sample("menu", "Menu open, first item selected", MIDGAME, _menu_at(MenuItem.BACK)),
     Sample("menu-power-off", "Menu scrolled to Power off, which needs a long press of C",
            MIDGAME, _menu_at(MenuItem.POWER_OFF)),
-    Sample("camera-lost", "No frames from the camera: tracking paused",
+    Sample("notice-caught-up", "After the camera was away: the moves it inferred, shown a few seconds",
+           replace(MIDGAME, notice=Notice("CAUGHT UP", "2 moves while the camera was away."))),
+    Sample("notice-resynced", "The table and the game parted: the game was re-read from the table, once",
+           replace(MIDGAME, notice=Notice("RESYNCED", "Check the table."))),
+    Sample("choice", "Two readings fit the table: A keeps the one applied, B takes the other",
+           replace(MIDGAME, choice=Choice("P1 R05 m1, P2 K03", "P2 R05 m1, P1 K03"))),
+    Sample("join-offer", "Cards on the mat but no game followed: hold C to join it as it lies",
+           DisplayModel(phase="join", turn="p1", deck=108, join=JoinOffer((0, 6, 6, 4, 3, 41)))),
+    Sample("join-question", "Joining: each value not given is set with A and B, C goes on (here 3 of 6)",
+           DisplayModel(phase="join", turn="p1", deck=108, join=JoinOffer((0, 6, 7, 4, 3, 41))),
+           UiState(join_step=2, join_values=(0, 6, 7, 4, 3, 41))),
+    Sample(Reason.CAMERA_LOST, "No frames from the camera: tracking paused",
            DisplayModel(phase="play", turn="p1", deck=61, camera="lost")),
     Sample("camera-not-found", "No camera could be opened (none fitted, or busy): the service retries",
            DisplayModel(phase="setup", turn="p1", camera="not-found")),
-    Sample("board-not-found", "Camera works but cannot find the playmat",
+    Sample(Reason.BOARD_NOT_FOUND, "Camera works but cannot find the playmat",
            DisplayModel(phase="play", turn="p1", deck=61, board="not-found")),
+    Sample("pairing", "A phone asked for the controls of the phone view: type this code on it",
+           DisplayModel(phase="play", turn="p1", deck=61, players=MIDGAME.players, pairing="482913")),
 )
 
 

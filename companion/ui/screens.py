@@ -20,16 +20,24 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from companion.tracker.display import (
+    BOARD_PROBLEMS,
+    CAMERA_PROBLEMS,
     COLOR_NAMES,
+    JOIN_FIELDS,
     PLAYERS,
+    Choice,
     DisplayModel,
     GameOver,
+    JoinOffer,
+    Notice,
     PlayerName,
     PlayerView,
     TableWarning,
 )
 from companion.ui import text as t
+from companion.ui.i18n import _, is_rtl
 from companion.ui.state import BRIGHTNESS_LEVELS, DANGEROUS_ITEMS, MENU_ITEMS, MenuItem, Page, UiState
+from companion.vocab import reasons
 
 SIZE = (128, 64)
 Size = tuple[int, int]
@@ -37,10 +45,15 @@ Size = tuple[int, int]
 
 class Screen(enum.Enum):
     BLANK = "blank"
+    PAIRING = "pairing"
     MENU = "menu"
     PROBLEM = "problem"
     WARNING = "warning"
     DISCARD = "discard"
+    CHOICE = "choice"
+    JOIN = "join"
+    JOIN_OFFER = "join-offer"
+    NOTICE = "notice"
     SETUP = "setup"
     DESTRUCTION = "destruction"
     OVER = "over"
@@ -54,30 +67,8 @@ _PHASE_SCREENS = {"setup": Screen.SETUP, "destruction": Screen.DESTRUCTION, "ove
 _MOUNTAINS_PAGES = frozenset({Screen.MAIN, Screen.SETUP, Screen.OVER, Screen.TABLE})
 """The pages a ``mountains`` table draws its own way (companion/ui/mountains_screens.py)."""
 
-# Plain titles for reason codes (interfaces.md section 4 plus tracker extensions);
-# at most 13 characters so they fit the title line beside an "n/m" counter.
-WARNING_TITLES = {
-    "color-rule": "RULE OF COLOR",
-    "not-your-turn": "NOT YOUR TURN",
-    "wrong-phase": "NOT NOW",
-    "card-not-in-hand": "UNKNOWN CARD",
-    "mountain-one-card": "ONE CARD ONLY",
-    "mixed-colors": "MIXED COLORS",
-    "own-field-only": "OWN FIELD",
-    "must-keep-one-card": "KEEP ONE CARD",
-    "color-not-in-mountain": "NOT CLAIMABLE",
-    "river-card": "RIVER CARD",
-    "wrong-claimer": "NOT YOUR PICK",
-    "duplicate-card": "CARD TWICE",
-    "card-from-nowhere": "CARD FROM NOWHERE",
-    "draw-count": "DRAW COUNT",
-    "refill-count": "REFILL COUNT",
-    "game-over": "GAME IS OVER",
-}
-
-
 def active_warnings(model: DisplayModel, ui: UiState) -> tuple[TableWarning, ...]:
-    return tuple(w for w in model.warnings if w not in ui.acknowledged)
+    return tuple(w for w in model.warnings if w.id not in ui.acknowledged)
 
 
 def _hidden(model: DisplayModel, ui: UiState) -> int:
@@ -86,6 +77,8 @@ def _hidden(model: DisplayModel, ui: UiState) -> int:
 
 def screen_for(model: DisplayModel, ui: UiState) -> Screen:
     """The one screen to show now; the controller maps buttons by it too."""
+    if model.pairing:
+        return Screen.PAIRING  # a phone waits for the code; the model change wakes a blank panel
     if ui.power == "blank":
         return Screen.BLANK
     if ui.menu is not None:
@@ -96,6 +89,14 @@ def screen_for(model: DisplayModel, ui: UiState) -> Screen:
         return Screen.WARNING
     if model.phase == "discard-confirm":
         return Screen.DISCARD
+    if model.choice is not None:
+        return Screen.CHOICE
+    if ui.join_step is not None and model.join is not None:
+        return Screen.JOIN
+    if ui.page is Page.MAIN and model.phase == "join":
+        return Screen.JOIN_OFFER
+    if ui.page is Page.MAIN and model.notice is not None:
+        return Screen.NOTICE
     if ui.page is Page.MAIN and model.phase in _PHASE_SCREENS:
         return _PHASE_SCREENS[model.phase]
     return _PAGE_SCREENS[ui.page]
@@ -116,7 +117,9 @@ def render(model: DisplayModel, ui: UiState, size: Size = SIZE) -> Image.Image:
 
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, model: DisplayModel, ui: UiState,
                 size: Size = SIZE) -> None:
-    if screen is Screen.MENU:
+    if screen is Screen.PAIRING:
+        draw_pairing(draw, model.pairing, size)
+    elif screen is Screen.MENU:
         draw_menu(draw, ui.menu or 0, size, first_player=model.first_player,
                   brightness=ui.brightness)
     elif screen is Screen.PROBLEM:
@@ -126,6 +129,14 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, model: DisplayModel, 
         draw_warning(draw, warnings[0], size, count=len(warnings), inverted=ui.blink_on)
     elif screen is Screen.DISCARD:
         draw_discard(draw, model, size, count=ui.discard_count)
+    elif screen is Screen.CHOICE and model.choice is not None:
+        draw_choice(draw, model.choice, size)
+    elif screen is Screen.JOIN and model.join is not None:
+        draw_join_question(draw, model.join, ui.join_step or 0, ui.join_values, size)
+    elif screen is Screen.JOIN_OFFER:
+        draw_join_offer(draw, size)
+    elif screen is Screen.NOTICE and model.notice is not None:
+        draw_notice(draw, model.notice, size)
     elif model.mountains is not None and screen in _MOUNTAINS_PAGES:  # the other ruleset's own pages
         from companion.ui.mountains_screens import draw_mountains_page
 
@@ -152,8 +163,9 @@ def _player_label(player: PlayerName) -> str:
 
 
 def _score_line(name: PlayerName, view: PlayerView) -> str:
-    unseen = f" +{view.unknown_cup} unseen" if view.unknown_cup else ""
-    return f"{_player_label(name)} {view.score:>2} pts{unseen}"
+    # The cup cards dealt face down at the start count only once they are shown at the end.
+    in_cup = _(" +{count} in cup").format(count=view.unknown_cup) if view.unknown_cup else ""
+    return _("{player} {score:>2} pts").format(player=_player_label(name), score=view.score) + in_cup
 
 
 def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE, *,
@@ -161,7 +173,8 @@ def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE,
     """Whose turn and what to draw (large), both scores, the deck."""
     width = size[0]
     player = _player_label(model.turn)
-    headline = f"{player} DRAW {model.draw}" if model.draw else f"{player} TO PLAY"
+    headline = (_("{player} DRAW {count}").format(player=player, count=model.draw) if model.draw
+                else _("{player} TO PLAY").format(player=player))
     t.centered(draw, 1, headline, t.LARGE, width)
     draw.line((0, 23, width - 2, 23), fill=1)
     for row, (name, view) in enumerate(zip(PLAYERS, model.players, strict=True)):
@@ -169,7 +182,7 @@ def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE,
         t.text(draw, (9, y), _score_line(name, view), t.SMALL)
         if name == model.turn:
             _marker(draw, (0, y + 2))
-    t.text(draw, (9, 51), f"deck {model.deck}", t.SMALL)
+    t.text(draw, (9, 51), _("deck {count}").format(count=model.deck), t.SMALL)
     if hidden_warnings:
         _badge(draw, (width - 1, 51), f"!{hidden_warnings}")
 
@@ -178,7 +191,8 @@ def draw_table(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE
     """Each player's hand, score and river, the river as six numbered spaces."""
     for row, (name, view) in enumerate(zip(PLAYERS, model.players, strict=True)):
         y = row * 31
-        line = f"{_player_label(name)} hand {view.hand}  {view.score} pts +{view.unknown_cup}?"
+        line = _("{player} hand {hand}  {score} pts").format(player=_player_label(name), hand=view.hand,
+                                                             score=view.score)
         t.text(draw, (1, y), line, t.SMALL)
         _river(draw, (1, y + 13), view.river)
 
@@ -200,11 +214,11 @@ def _river(draw: ImageDraw.ImageDraw, xy: tuple[int, int], river: str) -> None:
 
 def draw_setup(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
     width = size[0]
-    t.centered(draw, 0, "NEW GAME", t.MEDIUM, width)
-    t.text(draw, (1, 17), "Deal 2 per mountain,", t.SMALL)
-    t.text(draw, (1, 29), "6 to hand, 2 to cup.", t.SMALL)
+    t.centered(draw, 0, _("NEW GAME"), t.MEDIUM, width)
+    t.text(draw, (1, 17), _("Deal 2 per mountain,"), t.SMALL)
+    t.text(draw, (1, 29), _("6 to hand, 2 to cup."), t.SMALL)
     first = _player_label(model.first_player)
-    _inverted_line(draw, 46, f"First: {first}  C: swap", width)
+    _inverted_line(draw, 46, _("First: {player}  C: swap").format(player=first), width)
 
 
 def draw_destruction(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
@@ -214,15 +228,15 @@ def draw_destruction(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size 
         return
     width = size[0]
     if info.refill:
-        t.centered(draw, 0, f"{info.mandala.upper()} DESTROYED", t.MEDIUM, width)
-        t.centered(draw, 17, f"REFILL {info.refill}", t.LARGE, width)
-        t.text(draw, (1, 40), f"{info.refill} cards face up into", t.SMALL)
-        t.text(draw, (1, 51), f"the mountain; {_player_label(info.picker)} next", t.SMALL)
+        t.centered(draw, 0, _("{mandala} DESTROYED").format(mandala=info.mandala.upper()), t.MEDIUM, width)
+        t.centered(draw, 17, _("REFILL {count}").format(count=info.refill), t.LARGE, width)
+        t.text(draw, (1, 40), _("{count} cards face up into").format(count=info.refill), t.SMALL)
+        t.text(draw, (1, 51), _("the mountain; {player} next").format(player=_player_label(info.picker)), t.SMALL)
         return
-    t.centered(draw, 0, f"{info.mandala.upper()} COMPLETE", t.MEDIUM, width)
-    t.centered(draw, 17, f"{_player_label(info.picker)} PICKS", t.LARGE, width)
-    names = [COLOR_NAMES[c] for c in info.colors_left]
-    for index, line in enumerate(t.wrap("left: " + " ".join(names), 21, 2)):
+    t.centered(draw, 0, _("{mandala} COMPLETE").format(mandala=info.mandala.upper()), t.MEDIUM, width)
+    t.centered(draw, 17, _("{player} PICKS").format(player=_player_label(info.picker)), t.LARGE, width)
+    names = [_(COLOR_NAMES[c]) for c in info.colors_left]
+    for index, line in enumerate(t.wrap(_("left: {colors}").format(colors=" ".join(names)), 21, 2)):
         t.text(draw, (1, 40 + index * 11), line, t.SMALL)
 
 
@@ -234,10 +248,10 @@ def draw_discard(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SI
         return
     width = size[0]
     shown = info.asked if count is None else count
-    t.centered(draw, 0, f"{_player_label(info.player)} DISCARDED", t.MEDIUM, width)
-    t.centered(draw, 15, f"saw {info.seen}, how many?", t.SMALL, width)
+    t.centered(draw, 0, _("{player} DISCARDED").format(player=_player_label(info.player)), t.MEDIUM, width)
+    t.centered(draw, 15, _("saw {count}, how many?").format(count=info.seen), t.SMALL, width)
     t.centered(draw, 28, f"- {shown} +", t.LARGE, width)
-    _inverted_line(draw, 50, "A -1   B +1   C ok", width)
+    _inverted_line(draw, 50, _("A -1   B +1   C ok"), width)
 
 
 def draw_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
@@ -246,41 +260,129 @@ def draw_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE)
     if over is None:
         return
     width = size[0]
-    t.centered(draw, 0, "GAME OVER", t.MEDIUM, width)
+    t.centered(draw, 0, _("GAME OVER"), t.MEDIUM, width)
     if over.unknown:
         # Until the starting cup cards are seen, no winner: ask for the reveal.
-        t.centered(draw, 16, "SHOW CUPS", t.LARGE, width)
-        t.centered(draw, 39, f"so far P1 {over.scores[0]}  P2 {over.scores[1]}", t.SMALL, width)
-        t.centered(draw, 51, f"{over.unknown} cup cards unseen", t.SMALL, width)
+        t.centered(draw, 16, _("SHOW CUPS"), t.LARGE, width)
+        t.centered(draw, 39, _("so far P1 {one}  P2 {two}").format(one=over.scores[0], two=over.scores[1]),
+                   t.SMALL, width)
+        t.centered(draw, 51, _("{count} cup cards to show").format(count=over.unknown), t.SMALL, width)
         return
     t.centered(draw, 16, _winner_text(over), t.LARGE, width)
-    scores = f"P1 {over.scores[0]} pts  P2 {over.scores[1]} pts"
+    scores = _("P1 {one} pts  P2 {two} pts").format(one=over.scores[0], two=over.scores[1])
     t.centered(draw, 39, scores, t.SMALL, width)
     t.centered(draw, 51, _over_footer(over), t.SMALL, width)
 
 
 def _winner_text(over: GameOver) -> str:
-    return "DRAW" if over.winner == "draw" else f"{_player_label(over.winner)} WINS"
+    return _("DRAW") if over.winner == "draw" else _("{player} WINS").format(player=_player_label(over.winner))
 
 
 def _over_footer(over: GameOver) -> str:
     if over.tie_break:
-        return f"tie: fewer cups {over.cups[0]}/{over.cups[1]}"
+        return _("tie: fewer cups {one}/{two}").format(one=over.cups[0], two=over.cups[1])
     if over.winner == "draw":
-        return "same score, same cup"
-    return "hold C: new game"
+        return _("same score, same cup")
+    return _("hold C: new game")
+
+
+def draw_notice(draw: ImageDraw.ImageDraw, notice: Notice, size: Size = SIZE) -> None:
+    """News that is no warning ("CAUGHT UP", "RESYNCED"): a title bar and a few words, for a few seconds."""
+    width = size[0]
+    _inverted_line(draw, 0, t.fit(notice.title, 15), width, spec=t.MEDIUM)
+    for index, line in enumerate(t.wrap(notice.text, 21, 3)):
+        t.text(draw, (1, 21 + index * 12), line, t.SMALL)
+
+
+def draw_choice(draw: ImageDraw.ImageDraw, choice: Choice, size: Size = SIZE) -> None:
+    """Two readings of the table fit: A keeps the first (already applied), B takes the second."""
+    width = size[0]
+    _inverted_line(draw, 0, "WHICH WAS IT?", width, spec=t.MEDIUM)
+    for row, (key, text) in enumerate((("A", choice.first), ("B", choice.second))):
+        lines = t.wrap(text, 19, 2)
+        y = 19 + row * 23
+        t.text(draw, (1, y), key, t.SMALL)
+        for index, line in enumerate(lines):
+            t.text(draw, (12, y + index * 11), line, t.SMALL)
+
+
+def draw_join_offer(draw: ImageDraw.ImageDraw, size: Size = SIZE) -> None:
+    """Cards lie on the mat but no game is followed: the companion offers to join the game in progress."""
+    width = size[0]
+    t.centered(draw, 0, "GAME ON THE MAT", t.MEDIUM, width)
+    t.text(draw, (1, 17), "Join it as it lies,", t.SMALL)
+    t.text(draw, (1, 29), "or clear it and deal.", t.SMALL)
+    _inverted_line(draw, 46, "hold C: join", width)
+
+
+JOIN_LABELS = {"turn": "TO PLAY", "hand p1": "P1 HAND", "hand p2": "P2 HAND", "cup p1": "P1 CUP",
+               "cup p2": "P2 CUP", "deck": "DECK"}
+
+
+def draw_join_question(draw: ImageDraw.ImageDraw, offer: JoinOffer, step: int,
+                       values: tuple[int, ...] | None = None, size: Size = SIZE) -> None:
+    """One value of a join, asked with the buttons: which one (n of m), its value, the keys."""
+    width = size[0]
+    asked = offer.asking or JOIN_FIELDS
+    name = asked[min(step, len(asked) - 1)]
+    value = (values or offer.values)[JOIN_FIELDS.index(name)]
+    t.text(draw, (1, 0), f"JOIN {JOIN_LABELS[name]}", t.MEDIUM)
+    t.right(draw, 2, f"{min(step, len(asked) - 1) + 1}/{len(asked)}", t.SMALL, width - 2)
+    shown = PLAYERS[value].upper() if name == "turn" else str(value)
+    t.centered(draw, 20, f"- {shown} +", t.LARGE, width)
+    _inverted_line(draw, 50, "A -  B +  C ok", width)
 
 
 # --- warning, problem, status, menu -----------------------------------------------------
 
 
 def warning_title(reason: str) -> str:
-    return WARNING_TITLES.get(reason, reason.replace("-", " ").upper())
+    """The reason's title from the registry (:mod:`companion.vocab.reasons`)."""
+    return reasons.title(reason)
+
+
+FIX_COLUMNS, FIX_ROWS = 15, 2
+"""The fix: what to do, in medium letters (the first thing a player reads)."""
+WHAT_COLUMNS = 20
+"""What is wrong, in small letters below the fix."""
+TITLE_COLUMNS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class WarningLayout:
+    """The lines of a warning screen, and whether everything fit without a cut."""
+
+    title: str
+    fix: tuple[str, ...]
+    what: tuple[str, ...]
+    fits: bool
+
+
+def warning_layout(warning: TableWarning, size: Size = SIZE, *, count: int = 1) -> WarningLayout:
+    """Lay a warning out: title bar, the fix in two medium lines, what is wrong in small lines below.
+
+    ``what`` is the registry's short text; a warning without one (a code this
+    version does not know) shows its full message, cut if it must be.
+    """
+    height = size[1]
+    title = warning_title(warning.reason)
+    title_columns = TITLE_COLUMNS - 4 if count > 1 else TITLE_COLUMNS
+    fix_all = t.wrap_all(warning.fix, FIX_COLUMNS)
+    fix = fix_all[:FIX_ROWS]
+    what_rows = max(0, (height - 1 - (12 + max(1, len(fix)) * 14)) // 11)
+    what_all = t.wrap_all(warning.what or warning.message, WHAT_COLUMNS)
+    fits = (len(title) <= title_columns and len(fix_all) <= FIX_ROWS and len(what_all) <= what_rows
+            and all(len(line) <= FIX_COLUMNS for line in fix_all)
+            and all(len(line) <= WHAT_COLUMNS for line in what_all))
+    if fits:
+        return WarningLayout(title, tuple(fix), tuple(what_all), True)
+    return WarningLayout(t.fit(title, title_columns), tuple(t.wrap(warning.fix, FIX_COLUMNS, FIX_ROWS)),
+                         tuple(t.wrap(warning.what or warning.message, WHAT_COLUMNS, what_rows)), False)
 
 
 def draw_warning(draw: ImageDraw.ImageDraw, warning: TableWarning, size: Size = SIZE, *,
                  count: int = 1, inverted: bool = True) -> None:
-    """An illegal move: title, the fix in medium letters, then why, in small ones.
+    """An illegal move: title, the fix in medium letters, then what is wrong, in small ones.
 
     ``inverted`` is the blink phase: the caller alternates it so the warning
     catches the eye across the table.
@@ -291,43 +393,55 @@ def draw_warning(draw: ImageDraw.ImageDraw, warning: TableWarning, size: Size = 
         draw.rectangle((0, 0, width - 2, height - 2), fill=1)
     # Title in a bar of the opposite color, so it stands out in both blink phases.
     draw.rectangle((0, 0, width - 2, 10), fill=ink)
-    title = warning_title(warning.reason)
-    t.text(draw, (2, 1), t.fit(title, 16 if count > 1 else 20), t.SMALL, fill=paper)
+    layout = warning_layout(warning, size, count=count)
+    t.text(draw, (2, 1), layout.title, t.SMALL, fill=paper)
     if count > 1:
         t.right(draw, 1, f"1/{count}", t.SMALL, width - 2, fill=paper)
-    fix_lines = t.wrap(warning.fix, 15, 2)
-    for index, line in enumerate(fix_lines):
+    for index, line in enumerate(layout.fix):
         t.text(draw, (2, 12 + index * 14), line, t.MEDIUM, fill=ink)
-    y = 12 + len(fix_lines) * 14
-    message_rows = max(0, (height - 1 - y) // 11)
-    for index, line in enumerate(t.wrap(warning.message, 20, message_rows)):
+    y = 12 + max(1, len(layout.fix)) * 14
+    for index, line in enumerate(layout.what):
         t.text(draw, (2, y + index * 11), line, t.SMALL, fill=ink)
-
-
-_PROBLEM_TEXT = {
-    "lost": ("CAMERA LOST", "Check the camera cable. Tracking is paused."),
-    "not-found": ("NO CAMERA", "Camera not found. Check its cable and power; retrying."),
-    "board": ("BOARD NOT FOUND", "Keep the mat corners in view. Tracking is paused."),
-}
 
 
 def draw_problem(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
     """The camera or the playmat is not seen: nothing on the table is being tracked."""
     width = size[0]
-    title, hint = _PROBLEM_TEXT[model.camera if model.camera != "ok" else "board"]
+    code = CAMERA_PROBLEMS[model.camera] if model.camera != "ok" else BOARD_PROBLEMS[model.board]
+    title, lines = problem_lines(code)
     _inverted_line(draw, 0, title, width, spec=t.MEDIUM)
-    for index, line in enumerate(t.wrap(hint, 21, 3)):
-        t.text(draw, (1, 21 + index * 12), line, t.SMALL)
+    for index, line in enumerate(lines[:PROBLEM_ROWS]):
+        t.text(draw, (1, 21 + index * 12), t.fit(line, PROBLEM_COLUMNS), t.SMALL)
+
+
+PROBLEM_COLUMNS, PROBLEM_ROWS = 21, 3
+
+
+def problem_lines(code: str) -> tuple[str, list[str]]:
+    """The problem screen's title and lines for a camera or board reason: the fix, then what is wrong."""
+    text = reasons.warning_text(code)
+    return text.title, t.wrap_all(f"{text.fix}. {text.what}", PROBLEM_COLUMNS)
+
+
+def draw_pairing(draw: ImageDraw.ImageDraw, code: str, size: Size = SIZE) -> None:
+    """The phone view's pairing code, to type on the phone that asked for the controls."""
+    width = size[0]
+    _inverted_line(draw, 0, _("PAIR A PHONE"), width, spec=t.MEDIUM)
+    t.centered(draw, 21, f"{code[:3]} {code[3:]}", t.LARGE, width)
+    t.centered(draw, 50, _("type it on the phone"), t.SMALL, width)
 
 
 def draw_status(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE, *,
                 hidden_warnings: int = 0, brightness: int = BRIGHTNESS_LEVELS) -> None:
     width = size[0]
-    t.centered(draw, 0, "STATUS", t.MEDIUM, width)
-    t.text(draw, (1, 15), f"camera {model.camera}  board {model.board}", t.SMALL)
-    t.text(draw, (1, 27), f"warnings {len(model.warnings)}, {hidden_warnings} hidden", t.SMALL)
-    t.text(draw, (1, 39), f"brightness {brightness}/{BRIGHTNESS_LEVELS}", t.SMALL)
-    _inverted_line(draw, 50, "hold A: menu", width)
+    t.centered(draw, 0, _("STATUS"), t.MEDIUM, width)
+    t.text(draw, (1, 15), _("camera {camera}  board {board}").format(camera=_(model.camera), board=_(model.board)),
+           t.SMALL)
+    t.text(draw, (1, 27), _("warnings {count}, {hidden} hidden").format(count=len(model.warnings),
+                                                                        hidden=hidden_warnings), t.SMALL)
+    t.text(draw, (1, 39), _("brightness {level}/{levels}").format(level=brightness, levels=BRIGHTNESS_LEVELS),
+           t.SMALL)
+    _inverted_line(draw, 50, _("hold A: menu"), width)
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,17 +491,18 @@ MENU_ROWS = 4
 
 def menu_label(item: MenuItem, *, first_player: PlayerName, brightness: int) -> str:
     if item is MenuItem.FIRST_PLAYER:
-        return f"First player: {_player_label(first_player)}"
+        return _("First player: {player}").format(player=_player_label(first_player))
     if item is MenuItem.BRIGHTNESS:
-        return f"Brightness: {brightness}/{BRIGHTNESS_LEVELS}"
-    return str(item.value)
+        return _("Brightness: {level}/{levels}").format(level=brightness, levels=BRIGHTNESS_LEVELS)
+    return _(str(item.value))
 
 
 def draw_menu(draw: ImageDraw.ImageDraw, selected: int, size: Size = SIZE, *,
               first_player: PlayerName = "p1", brightness: int = BRIGHTNESS_LEVELS) -> None:
     """The menu: a title bar with the keys, four rows, the selected one inverted."""
     width = size[0]
-    _inverted_line(draw, 0, "MENU A:down C:ok", width)
+    _inverted_line(draw, 0, _("MENU A:down C:ok"), width)
+    margin = 6 if is_rtl() else 2  # set from the right, Persian rows keep clear of the scrollbar
     top = min(max(0, selected - MENU_ROWS + 1), len(MENU_ITEMS) - MENU_ROWS)
     for row in range(MENU_ROWS):
         index = top + row
@@ -396,11 +511,11 @@ def draw_menu(draw: ImageDraw.ImageDraw, selected: int, size: Size = SIZE, *,
         label = menu_label(item, first_player=first_player, brightness=brightness)
         if index == selected:
             if item in DANGEROUS_ITEMS:
-                label = t.fit(label, 12) + " hold C"
+                label = t.fit(label, 12) + _(" hold C")
             draw.rectangle((0, y - 1, width - 5, y + 10), fill=1)
-            t.text(draw, (2, y), label, t.SMALL, fill=0)
+            t.text(draw, (margin, y), label, t.SMALL, fill=0)
         else:
-            t.text(draw, (2, y), label, t.SMALL)
+            t.text(draw, (margin, y), label, t.SMALL)
     _scrollbar(draw, top, size)
 
 

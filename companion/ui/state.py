@@ -13,8 +13,6 @@ import enum
 from dataclasses import dataclass, field
 from typing import Literal
 
-from companion.tracker.display import TableWarning
-
 
 class Page(enum.Enum):
     """Pages the A button steps through when nothing more urgent is shown."""
@@ -50,8 +48,8 @@ class UiState:
     page: Page = Page.MAIN
     menu: int | None = None
     """Index of the selected menu item while the menu is open, else None."""
-    acknowledged: frozenset[TableWarning] = field(default_factory=frozenset)
-    """Warnings a player hid with A; they stay in the model until the table is put right."""
+    acknowledged: frozenset[str] = field(default_factory=frozenset)
+    """Ids of the warnings a player hid with A; they stay in the model until the table is put right."""
     discard_count: int | None = None
     """The player's correction of the discard count, None until they touch it."""
     blink_on: bool = True
@@ -59,6 +57,10 @@ class UiState:
     brightness: int = 3
     """1..BRIGHTNESS_LEVELS, chosen by the players."""
     power: Power = "on"
+    join_step: int | None = None
+    """While joining a game in progress: which of the asked values is being set."""
+    join_values: tuple[int, ...] | None = None
+    """The join values as the players set them so far (in the order of ``JOIN_FIELDS``)."""
 
     @property
     def menu_item(self) -> MenuItem | None:

@@ -5,17 +5,30 @@ pixel fonts drawn as outlines that land exactly on the pixel grid at their
 native sizes, so text stays crisp in mode "1". Three sizes: SMALL 6x12 for
 details (21 characters a line), MEDIUM 8x16 for what to read first, LARGE
 12x24 for the one instruction that matters most ("DRAW 2").
+
+Spleen has Latin letters only: Persian, Greek and Russian screens
+(:mod:`companion.ui.i18n`) are set in DejaVu Sans (Debian's
+fonts-dejavu-core, which ./dev and hardware/install.sh install) at sizes
+that keep the same line heights; Persian is shaped and set right to left by
+Pillow's libraqm layout, from the right edge of the panel. Widths are
+measured in pixels, so fitting and wrapping hold for every font; a text that
+had to be cut, or that would leave the panel, is noted while
+:func:`recording_cuts` listens (the test for cuts in every language).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 from PIL import ImageDraw, ImageFont
 
 from companion.errors import DeviceError
+from companion.ui import i18n
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,15 +47,59 @@ LARGE = FontSpec("spleen-12x24.otf", 24, 12)
 # glyph box so a line of text starts at its top pixel row.
 _TOP_GAP = {SMALL: 1, MEDIUM: 2, LARGE: 4}
 
+SCRIPT_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+"""For the languages Spleen cannot write (Debian's fonts-dejavu-core)."""
+_SCRIPT_SIZES = {SMALL: (10, 1), MEDIUM: (13, 2), LARGE: (19, 3)}
+"""Per size: DejaVu's pixel size and top gap, for the same line heights as Spleen's."""
+PANEL_WIDTH = 128
+_cuts: list[list[str]] = []
+
 
 @cache
-def font(spec: FontSpec) -> ImageFont.FreeTypeFont:
+def _font(spec: FontSpec, script: bool) -> ImageFont.FreeTypeFont:
+    if script:
+        try:
+            return ImageFont.truetype(str(SCRIPT_FONT), _SCRIPT_SIZES[spec][0])
+        except OSError as error:
+            raise DeviceError(f"font {SCRIPT_FONT}: cannot be loaded ({error}); the screens in "
+                              f"{i18n.current()} need it: apt-get install fonts-dejavu-core") from error
     try:
         path = resources.files("companion.ui") / "fonts" / spec.file
         with resources.as_file(path) as real:
             return ImageFont.truetype(str(real), spec.size)
     except OSError as error:
         raise DeviceError(f"font {spec.file}: cannot be loaded ({error})") from error
+
+
+def _script() -> bool:
+    return i18n.current() != "en"
+
+
+def font(spec: FontSpec) -> ImageFont.FreeTypeFont:
+    """The face of ``spec`` for the current language."""
+    return _font(spec, _script())
+
+
+def _top_gap(spec: FontSpec) -> int:
+    return _SCRIPT_SIZES[spec][1] if _script() else _TOP_GAP[spec]
+
+
+@cache
+def _shaping() -> bool:
+    """Pillow built with libraqm (its wheels are): without it Persian is drawn unshaped, left to right."""
+    from PIL import features
+
+    return bool(features.check_feature("raqm"))
+
+
+def _rtl(value: str) -> bool:
+    """Persian text (a code or a number alone stays left to right, its digits in their order)."""
+    return i18n.is_rtl() and _shaping() and any("\u0600" <= c <= "\u06ff" or "\ufb50" <= c <= "\ufeff" for c in value)
+
+
+def _layout(value: str) -> dict[str, str]:
+    """Pillow's layout options: Persian shaped right to left (libraqm)."""
+    return {"direction": "rtl", "language": "fa"} if _rtl(value) else {}
 
 
 def line_height(spec: FontSpec) -> int:
@@ -52,12 +109,40 @@ def line_height(spec: FontSpec) -> int:
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], value: str, spec: FontSpec,
          fill: int = 1) -> None:
-    """Draw ``value`` with its top pixel row at ``xy[1]``."""
-    draw.text((xy[0], xy[1] - _TOP_GAP[spec]), value, font=font(spec), fill=fill)
+    """Draw ``value`` with its top pixel row at ``xy[1]``; right to left, it starts ``xy[0]`` from the right."""
+    x, y = xy
+    face, options = font(spec), _layout(value)
+    if _rtl(value):
+        # Set from the right edge: the ink's right end, not the advance, lands xy[0] from it.
+        x = PANEL_WIDTH - x - round(face.getbbox(value, **options)[2])  # type: ignore[arg-type]
+    origin = (x, y - _top_gap(spec))
+    draw.text(origin, value, font=face, fill=fill, **options)  # type: ignore[arg-type]
+    if _cuts and value.strip():
+        left, top, right, bottom = draw.textbbox(origin, value, font=face, **options)  # type: ignore[arg-type]
+        width, height = draw.im.size
+        if left < 0 or top < 0 or right > width or bottom > height:
+            _cuts[-1].append(f"{value!r} leaves the panel: {(left, top, right, bottom)}")
 
 
 def text_width(value: str, spec: FontSpec) -> int:
-    return len(value) * spec.width
+    if not _script():
+        return len(value) * spec.width  # Spleen is monospaced
+    return round(font(spec).getlength(value, **_layout(value)))  # type: ignore[arg-type]
+
+
+@contextmanager
+def recording_cuts() -> Iterator[list[str]]:
+    """Every text cut to fit, or drawn past the panel's edge, inside the block."""
+    _cuts.append([])
+    try:
+        yield _cuts[-1]
+    finally:
+        _cuts.pop()
+
+
+def _note_cut(value: str, kept: str) -> None:
+    if _cuts:
+        _cuts[-1].append(f"{value!r} cut to {kept!r}")
 
 
 def centered(draw: ImageDraw.ImageDraw, y: int, value: str, spec: FontSpec, width: int,
@@ -70,29 +155,52 @@ def right(draw: ImageDraw.ImageDraw, y: int, value: str, spec: FontSpec, width: 
     text(draw, (width - text_width(value, spec) - 1, y), value, spec, fill)
 
 
-def fit(value: str, columns: int) -> str:
-    """Cut ``value`` to ``columns`` characters, marking the cut with a trailing dot pair."""
-    if len(value) <= columns:
+def _fits(value: str, columns: int, spec: FontSpec) -> bool:
+    """Whether ``value`` fits the width of ``columns`` characters of ``spec`` (Spleen's columns)."""
+    if not _script():
+        return len(value) <= columns
+    return text_width(value, spec) <= columns * spec.width
+
+
+def fit(value: str, columns: int, spec: FontSpec = SMALL) -> str:
+    """Cut ``value`` to the width of ``columns`` characters, marking the cut with a trailing dot pair."""
+    if _fits(value, columns, spec):
         return value
-    return value[: max(0, columns - 2)].rstrip() + ".."
+    kept = value[: max(0, columns - 2)]
+    while kept and not _fits(kept.rstrip() + "..", columns, spec):
+        kept = kept[:-1]
+    kept = kept.rstrip() + ".."
+    _note_cut(value, kept)
+    return kept
 
 
-def wrap(value: str, columns: int, max_lines: int) -> list[str]:
+def wrap(value: str, columns: int, max_lines: int, spec: FontSpec = SMALL) -> list[str]:
     """Word-wrap into at most ``max_lines`` lines; the last line is cut if needed."""
     lines: list[str] = []
     current = ""
     words = value.split()
     for index, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
-        if len(candidate) <= columns:
+        if _fits(candidate, columns, spec):
             current = candidate
             continue
         if len(lines) == max_lines - 1:
             # Last allowed line: put the rest in and cut it.
-            return [*lines, fit(" ".join([current, *words[index:]]).strip(), columns)]
+            return [*lines, fit(" ".join([current, *words[index:]]).strip(), columns, spec)]
         if current:
             lines.append(current)
-        current = word if len(word) <= columns else fit(word, columns)
+        current = word if _fits(word, columns, spec) else fit(word, columns, spec)
     if current:
         lines.append(current)
     return lines[:max_lines]
+
+
+def wrap_all(value: str, columns: int) -> list[str]:
+    """Word-wrap with no limit on lines and no cut: a word longer than ``columns`` keeps its own long line."""
+    lines: list[str] = []
+    for word in value.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= columns:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines

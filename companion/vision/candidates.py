@@ -29,6 +29,11 @@ DENSITY_THRESHOLD = 0.85
 MODULES_PER_SAMPLE = 0.75
 # Side of the tiles a large candidate is cut into, in stickers.
 TILE_STICKERS = 2.2
+# A candidate at least this many stickers across both ways is tiled even for a
+# decoder that reads crowds: not a fanned row or a heap but textured areas run
+# together (at a wide lens's edges stickers and the gaps between them shrink
+# under the window sized for the middle), which zxing-cpp reads poorly whole.
+CROWD_STICKERS = 5.0
 # Modules (without the quiet zone) across a version-1 QR symbol.
 SYMBOL_MODULES = 21
 
@@ -51,7 +56,8 @@ def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale, *, t
     ``tile`` cuts boxes larger than a sticker into sticker-sized tiles, for a
     decoder that reads crowds of symbols poorly (zbar); zxing-cpp reads a
     whole fanned row as well as its tiles, and the tiles overlap: about
-    twice the pixels to decode.
+    twice the pixels to decode. Boxes CROWD_STICKERS across both ways are
+    tiled either way.
     """
     step = max(1, int(scale.module_px / MODULES_PER_SAMPLE))
     x0, y0, x1, y1 = _clip(frame, region)
@@ -77,7 +83,8 @@ def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale, *, t
         if max(w, h) < min_side:
             continue  # a speck of texture, far smaller than a symbol
         box = Region(x0 + x * step - margin, y0 + y * step - margin, w * step + 2 * margin, h * step + 2 * margin)
-        boxes += _tiles(box, scale.sticker_px) if tile else [box]
+        crowd = min(box.width, box.height) >= CROWD_STICKERS * scale.sticker_px
+        boxes += _tiles(box, scale.sticker_px) if tile or crowd else [box]
     return merge_boxes(boxes)
 
 

@@ -24,39 +24,11 @@ from typing import Any
 from companion.errors import LayoutError, LimitError
 from companion.limits import MAX_LAYOUT_BYTES, parse_json, read_bytes
 from companion.vision.stickers import stickers_clash
+from companion.vocab.zones import MOUNTAINS_ZONE_NAMES as MOUNTAINS_ZONE_NAMES  # each ruleset's zones: defined
+from companion.vocab.zones import ZONE_NAMES as ZONE_NAMES  # once there
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
-
-ZONE_NAMES: tuple[str, ...] = (
-    "m1.mountain",
-    "m1.field.p1",
-    "m1.field.p2",
-    "m2.mountain",
-    "m2.field.p1",
-    "m2.field.p2",
-    *(f"p1.river.{space}" for space in range(1, 7)),
-    *(f"p2.river.{space}" for space in range(1, 7)),
-    "p1.cup",
-    "p2.cup",
-    "p1.reveal",
-    "p2.reveal",
-    "deck",
-    "discard",
-)
-"""Every zone a layout of the official game must have, in interfaces.md order."""
-
-MOUNTAINS_ZONE_NAMES: tuple[str, ...] = (
-    "p1.mountain",
-    "p2.mountain",
-    "start",
-    "p1.score",
-    "p2.score",
-    "deck",
-    "discard",
-)
-"""Every zone a layout of the ``mountains`` ruleset must have (rules-002.md): each player's
-mountain board, the start row between them, the face-down score piles, deck and discard pile."""
 
 ZONES_OF_RULESET: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {"mandala": ZONE_NAMES, "mountains": MOUNTAINS_ZONE_NAMES})

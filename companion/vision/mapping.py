@@ -112,10 +112,23 @@ class MatMapping:
 
     def px_per_mm(self, at_mm: Point) -> float:
         """Image scale (pixels per millimetre) around a mat point."""
-        x, y = at_mm
-        pts = self.mat_to_image([(x, y), (x + 10.0, y), (x, y + 10.0)])
-        (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
-        return float(np.sqrt(abs(ax * by - ay * bx))) / 10.0
+        return float(self._scales(np.asarray([at_mm], np.float64))[0])
+
+    def px_per_mm_at_pixels(self, points: Sequence[Point] | np.ndarray) -> np.ndarray:
+        """Image scale (pixels per millimetre) around each of (N, 2) frame pixels: (N,).
+
+        Through a wide lens the scale falls by a third or more from the
+        middle of the frame to its edges, so a sticker's expected size is
+        asked where the sticker is.
+        """
+        return self._scales(self.image_to_mat(points))
+
+    def _scales(self, at_mm: np.ndarray) -> np.ndarray:
+        steps = np.array([(0.0, 0.0), (10.0, 0.0), (0.0, 10.0)])  # the point and 10 mm along each axis
+        probes = self.mat_to_image((steps[:, None, :] + at_mm[None, :, :]).reshape(-1, 2)).reshape(3, len(at_mm), 2)
+        a, b = probes[1] - probes[0], probes[2] - probes[0]
+        scales: np.ndarray = np.sqrt(np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])) / 10.0
+        return scales
 
     def _undistort(self, points: np.ndarray) -> np.ndarray:
         return points if self.lens is None else self.lens.undistort(points)

@@ -330,6 +330,8 @@ class VisionPipeline:
         self._unread = self._unread[waiting:] + self._unread[:waiting]
         with watch.stage("sharpness"):
             look = {i for i, s in seen.items() if changes.touches(s.bounds(2))}
+            # The scan measured every other marker: the rest learn their sharp edges two a frame.
+            look |= set([i for i in sorted(seen) if not self._smear.knows(i)][:2])
             if self._lost_reads(kept + retried + fresh):
                 # A smear can slip under the change detector at the markers: a few spread over the mat tell.
                 look |= set(sorted(seen)[:: max(1, len(seen) // 3)])
@@ -423,16 +425,19 @@ class VisionPipeline:
         """The board status with the motion smear measured on the fiducials found again, and the smeared zones.
 
         Fiducials whose area did not change are as sharp as before (0);
-        zones get the smear interpolated from the fiducials in view.
+        zones get the smear interpolated from the fiducials in view. A
+        marker measured for the first time tells nothing either way.
         """
-        measured = self._smear.measure(frame, [seen[i] for i in sorted(changed) if i in seen])
+        looked = {i for i in changed if i in seen}
+        measured = self._smear.measure(frame, [seen[i] for i in sorted(looked)])
         if not measured:
             return board, ()
         assert self._scale is not None
         limit = SMEAR_MODULES * self._scale.module_px
         if max(measured.values()) >= limit:
             # A smear small enough to slip under the change detector at some markers: measure them all.
-            measured |= self._smear.measure(frame, [s for i, s in seen.items() if i not in measured])
+            measured |= self._smear.measure(frame, [s for i, s in seen.items() if i not in looked])
+            looked = set(seen)
         values = sorted(measured.values())
         smear = values[len(values) // 2]
         whole = len(values) >= SMEAR_FIDUCIALS and smear >= limit
@@ -441,7 +446,7 @@ class VisionPipeline:
             return board, tuple(self._zones)
         if values[-1] < limit:
             return board, ()
-        in_view = {i: measured.get(i, 0.0) for i in seen}
+        in_view = {i: measured.get(i, 0.0) for i in seen if i in measured or i not in looked}
         places = {i: self._places[i].center_mm for i in in_view}
         names = list(self._zones)
         centres = np.array([self.layout.zone_center(name) for name in names], np.float64)
@@ -509,9 +514,9 @@ class VisionPipeline:
         ``since`` is the frame in which the boxes' pixels last changed (default: this one).
         """
         symbols: list[DecodedSymbol] = []
-        for box in boxes:
+        for box, scale in zip(boxes, self._scales_at(boxes), strict=True):
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
-            found, missed = self._read_crop(crop)
+            found, missed = self._read_crop(crop, scale)
             dx, dy = max(0, box.x), max(0, box.y)
             symbols += [s.shifted(dx, dy) for s in found]
             if missed or not found:  # a crop that read nothing is retried later even if it is no sticker
@@ -519,13 +524,30 @@ class VisionPipeline:
                 self._unread.append(UnreadCrop(box, spots, self.frames if since is None else since))
         return symbols
 
-    def _passes(self) -> tuple[DecodePass, ...]:
+    def _scales_at(self, boxes: list[Region]) -> list[StickerScale]:
+        """The stickers' expected size in each box, from the image scale where the box lies.
+
+        A wide lens's barrel (and a tilted camera) makes stickers at the
+        frame's edges a third smaller than in the middle: the decoding passes
+        and the size checks follow the sticker in hand, not the mat's middle.
+        The scale is held within a factor of two of the middle's, where the
+        mapping extrapolates off the mat.
+        """
         assert self._scale is not None
+        if self._mapping is None or not boxes:
+            return [self._scale] * len(boxes)
+        centres = np.array([(b.x + b.width / 2.0, b.y + b.height / 2.0) for b in boxes], np.float64)
+        middle = self._scale.sticker_px
+        stickers_px = np.clip(self.layout.sticker_mm * self._mapping.px_per_mm_at_pixels(centres),
+                              middle / 2.0, middle * 2.0)
+        return [StickerScale(float(px), float(px) / STICKER_MODULES) for px in stickers_px]
+
+    def _passes(self, scale: StickerScale) -> tuple[DecodePass, ...]:
         if not self.sharpen_retry:
             return PLAIN_PASSES
-        return SMALL_MODULE_PASSES if self._scale.module_px < SMALL_MODULE_PX else SHARP_MODULE_PASSES
+        return SMALL_MODULE_PASSES if scale.module_px < SMALL_MODULE_PX else SHARP_MODULE_PASSES
 
-    def _read_crop(self, crop: np.ndarray) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
+    def _read_crop(self, crop: np.ndarray, scale: StickerScale) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
         """Symbols read in a crop, and those located there but left unread (crop pixels).
 
         The first pass decodes the whole crop. Further passes run while the
@@ -533,23 +555,22 @@ class VisionPipeline:
         around each such symbol (a crop can be a whole fanned row or heap);
         or, when nothing at all was read or located, on the whole crop if it
         is large enough to hide a blurred sticker. A crop that read
-        everything it located stops after one pass.
+        everything it located stops after one pass. ``scale``: the stickers' size where the crop lies.
         """
-        assert self._scale is not None
         same_px = self._same_place_px()
-        first, *rest = self._passes()
-        found, located = self._decode_window(crop, None, first)
+        first, *rest = self._passes(scale)
+        found, located = self._decode_window(crop, None, first, scale)
         missed = [spot for spot in located if not _near_any(spot.center, found, same_px)]
         blind = not found and not missed
-        if blind and not self._may_hide_a_sticker(crop):
+        if blind and not _may_hide_a_sticker(crop, scale):
             # Only part of a sticker, or one under glare the sharpening clipped:
             # with modules of 3 px or more the plain crop is worth its cheap pass.
-            rest = rest[:1] if self._scale.module_px >= SMALL_MODULE_PX else []
+            rest = rest[:1] if scale.module_px >= SMALL_MODULE_PX else []
         for step in rest if (missed or blind) else []:
-            windows = [None] if blind else self._windows(crop, [spot.center for spot in missed])
+            windows = [None] if blind else _windows(crop, [spot.center for spot in missed], scale)
             located = []
             for window in windows:
-                more, spots = self._decode_window(crop, window, step)
+                more, spots = self._decode_window(crop, window, step, scale)
                 found = _merge_symbols(found, more, same_px)
                 located += spots
             candidates = located if blind else missed
@@ -560,50 +581,15 @@ class VisionPipeline:
         return found, missed
 
     def _decode_window(
-        self, crop: np.ndarray, window: tuple[int, int, int, int] | None, step: DecodePass
+        self, crop: np.ndarray, window: tuple[int, int, int, int] | None, step: DecodePass, scale: StickerScale
     ) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
         """Symbols read and symbols located but unread in ``crop[window]``, in crop pixels."""
         x0, y0, x1, y1 = window or (0, 0, crop.shape[1], crop.shape[0])
         result = self._safe_decode(step.prepare(crop[y0:y1, x0:x1]))
-        scale = 1.0 / step.enlarge
-        symbols = [s.scaled(scale).shifted(x0, y0) for s in result.symbols]
-        located = [DecodedSymbol(b"", corners).scaled(scale).shifted(x0, y0) for corners in result.located]
-        return symbols, [s for s in located if self._sticker_sized(s) and _quiet_zone_clear(crop, s)]
-
-    def _sticker_sized(self, symbol: DecodedSymbol) -> bool:
-        """Whether a located symbol has the size and shape of one of our stickers' codes.
-
-        On a heap of covered stickers the decoder pairs finder patterns of
-        different stickers into "symbols" of any size and shape; those are
-        not stickers that failed to read, and retrying them is wasted time.
-        """
-        assert self._scale is not None
-        corners = np.array(symbol.corners)
-        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1) / self._scale.symbol_px
-        return bool(np.all((sides >= LOCATED_SIDE[0]) & (sides <= LOCATED_SIDE[1])))
-
-    def _windows(self, crop: np.ndarray, spots: list[Point]) -> list[tuple[int, int, int, int] | None]:
-        """Sticker-sized windows around unread symbols; the whole crop if that is less work."""
-        assert self._scale is not None
-        half = RETRY_WINDOW_STICKERS * self._scale.sticker_px / 2.0
-        height, width = crop.shape[:2]
-        windows = [
-            (max(0, int(x - half)), max(0, int(y - half)), min(width, int(x + half)), min(height, int(y + half)))
-            for x, y in spots
-        ]
-        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows)
-        return [None] if area >= width * height else list(windows)
-
-    def _may_hide_a_sticker(self, crop: np.ndarray) -> bool:
-        """Whether a crop where nothing was read or located deserves another pass.
-
-        Blur or dim light can hide even the finder patterns; but a crop much
-        smaller than a whole sticker with its margin is the visible corner of
-        a covered one, which no pass will read (nearly all blind crops of a
-        busy table are such).
-        """
-        assert self._scale is not None
-        return bool(min(crop.shape[:2]) >= BLIND_RETRY_STICKERS * self._scale.sticker_px)
+        shrink = 1.0 / step.enlarge
+        symbols = [s.scaled(shrink).shifted(x0, y0) for s in result.symbols]
+        located = [DecodedSymbol(b"", corners).scaled(shrink).shifted(x0, y0) for corners in result.located]
+        return symbols, [s for s in located if _sticker_sized(s, scale) and _quiet_zone_clear(crop, s)]
 
     def _retry_unread(self, frame: np.ndarray, watch: _Stopwatch) -> list[StickerRead]:
         """Decode a few unchanged crops that kept something unread, in turn.
@@ -754,6 +740,41 @@ _RING, _CORES = _quiet_zone_grid()
 # Share of quiet-zone samples allowed to be darker than paper (blur bleeds
 # the symbol's edge modules a little into the ring).
 QUIET_ZONE_DARK = 0.08
+
+
+def _sticker_sized(symbol: DecodedSymbol, scale: StickerScale) -> bool:
+    """Whether a located symbol has the size and shape of one of our stickers' codes (``scale``: where it lies).
+
+    On a heap of covered stickers the decoder pairs finder patterns of
+    different stickers into "symbols" of any size and shape; those are
+    not stickers that failed to read, and retrying them is wasted time.
+    """
+    corners = np.array(symbol.corners)
+    sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1) / scale.symbol_px
+    return bool(np.all((sides >= LOCATED_SIDE[0]) & (sides <= LOCATED_SIDE[1])))
+
+
+def _windows(crop: np.ndarray, spots: list[Point], scale: StickerScale) -> list[tuple[int, int, int, int] | None]:
+    """Sticker-sized windows around unread symbols; the whole crop if that is less work."""
+    half = RETRY_WINDOW_STICKERS * scale.sticker_px / 2.0
+    height, width = crop.shape[:2]
+    windows = [
+        (max(0, int(x - half)), max(0, int(y - half)), min(width, int(x + half)), min(height, int(y + half)))
+        for x, y in spots
+    ]
+    area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows)
+    return [None] if area >= width * height else list(windows)
+
+
+def _may_hide_a_sticker(crop: np.ndarray, scale: StickerScale) -> bool:
+    """Whether a crop where nothing was read or located deserves another pass.
+
+    Blur or dim light can hide even the finder patterns; but a crop much
+    smaller than a whole sticker with its margin is the visible corner of
+    a covered one, which no pass will read (nearly all blind crops of a
+    busy table are such).
+    """
+    return bool(min(crop.shape[:2]) >= BLIND_RETRY_STICKERS * scale.sticker_px)
 
 
 def _quiet_zone_clear(grey: np.ndarray, symbol: DecodedSymbol) -> bool:

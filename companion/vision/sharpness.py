@@ -100,8 +100,11 @@ class SmearMeter:
 
     The sharp rise of each of a marker's two edge directions is the smallest
     seen so far: a lens or a tilted camera may make them differ for good,
-    a smear widens them for a frame or two. Until a still frame was seen (a
-    first frame already smeared) the smear is underestimated, never invented.
+    a smear widens them for a frame or two. A marker's first measure only
+    learns its rises: it gives no smear, since it cannot tell a sharp frame
+    from a smeared one (counted as sharp, such markers outvoted the others
+    in a smeared frame). Until a still frame was seen the smear is
+    underestimated, never invented.
     """
 
     def __init__(self) -> None:
@@ -113,12 +116,18 @@ class SmearMeter:
             pair = directional_rises(edge_rises(image, sighting), 2 * _reach(sighting))
             if pair is None:
                 continue
-            known = self._sharp.get(sighting.id, (math.inf, math.inf))
-            sharp = (min(known[0], pair[0]), min(known[1], pair[1]))
+            known = self._sharp.get(sighting.id)
+            sharp = pair if known is None else (min(known[0], pair[0]), min(known[1], pair[1]))
             self._sharp[sighting.id] = sharp
+            if known is None:
+                continue
             extra = sum(max(0.0, rise**2 - base**2) for rise, base in zip(pair, sharp, strict=True))
             smear[sighting.id] = math.sqrt(extra) / RISE_PER_SMEAR
         return smear
+
+    def knows(self, fid: int) -> bool:
+        """Whether the marker's sharp rises were measured: only then can a smear be told on it."""
+        return fid in self._sharp
 
     def forget(self) -> None:
         """The camera or its focus changed: sharp rises are to be learnt again."""

@@ -340,14 +340,20 @@ def printed_cells(frame: npt.NDArray[np.uint8], to_mat: FloatArray, sites: Mappi
     # The mat around the zones floods from its edge: a zone whose printed outline has a gap would
     # otherwise flow out over all the unprinted cloth.
     cv2.rectangle(markers, (0, 0), (width - 1, height - 1), (blocked,), 2)
+    # A fiducial floods from its printed square only: its white margin's edge stops it. Seeded with its
+    # clearance, it would start on the bare cloth and flow into a zone printed close beside it.
     for (cx, cy), half in keep_out:
-        x0, y0, x1, y1 = (round(v * scale) for v in (cx - half, cy - half, cx + half, cy + half))
+        printed = half - FIDUCIAL_CLEARANCE_MM
+        x0, y0, x1, y1 = (round(v * scale) for v in (cx - printed, cy - printed, cx + printed, cy + printed))
         cv2.rectangle(markers, (x0, y0), (x1, y1), (blocked,), cv2.FILLED)
     names = list(sites)
     for label, name in enumerate(names, start=1):
         x, y = sites[name]
         cv2.circle(markers, (round(x * scale), round(y * scale)), round(SEED_MM * scale), (label,), cv2.FILLED)
     cv2.watershed(cv2.GaussianBlur(flat, (3, 3), 0), markers)
+    for (cx, cy), half in keep_out:  # zones stop short of every fiducial, its clearance included
+        x0, y0, x1, y1 = (round(v * scale) for v in (cx - half, cy - half, cx + half, cy + half))
+        cv2.rectangle(markers, (x0, y0), (x1, y1), (blocked,), cv2.FILLED)
     cells: dict[str, Polygon] = {}
     for label, name in enumerate(names, start=1):
         mask = cv2.erode((markers == label).astype(np.uint8), np.ones((3, 3), np.uint8))

@@ -15,6 +15,11 @@ from tests.app.test_journal import a_table_game
 
 @pytest.fixture
 def state(tmp_path: Path) -> tuple[Path, str, list[str]]:
+    return a_journal(tmp_path)
+
+
+def a_journal(tmp_path: Path) -> tuple[Path, str, list[str]]:
+    """A journal with a finished game and a running one of 4 entries (the phone view's tests use it too)."""
     header, lines = a_table_game(5)
     with Journal.open(tmp_path) as journal:
         done = journal.start_game_from_header(json.loads(header))

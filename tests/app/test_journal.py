@@ -25,11 +25,12 @@ from companion.app.journal import (
     LEDGER_FILE,
     LOST_HOW,
     SCHEMA_1,
+    SCHEMA_VERSION,
     Journal,
     Ledger,
     standing_lines,
 )
-from companion.engine import Record, play_random_game, read_record, replay, summary, table_record
+from companion.engine import Record, Resync, play_random_game, read_record, replay, summary, table_record
 from companion.engine.record import header_json
 from companion.errors import JournalBusyError, JournalError
 
@@ -388,7 +389,7 @@ def test_a_schema_1_season_is_read_as_it_is_and_upgraded_whole(tmp_path: Path) -
         assert reader.version == 1 and [reader.game(n).record() for n in (1, 2, 3)] == records
         assert reader.findings == [] and reader.repairs() == []
     with Journal.open(tmp_path / "state") as journal:
-        assert journal.version == 2 and journal.upgraded_from == 1 and journal.findings == []
+        assert journal.version == SCHEMA_VERSION and journal.upgraded_from == 1 and journal.findings == []
         assert [journal.game(n).record() for n in (1, 2, 3)] == records
         assert [e.frame for e in journal.game(2).entries[:2]] == [10, 20]
         assert journal.resume() is not None and journal.resume().info.id == 3  # type: ignore[union-attr]
@@ -397,7 +398,7 @@ def test_a_schema_1_season_is_read_as_it_is_and_upgraded_whole(tmp_path: Path) -
         assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert db.execute("SELECT sql FROM sqlite_master WHERE name = 'entries'").fetchone()[0].endswith("ROWID")
     with Journal.open(tmp_path / "state") as journal:
-        assert journal.version == 2 and journal.upgraded_from is None and journal.findings == []
+        assert journal.version == SCHEMA_VERSION and journal.upgraded_from is None and journal.findings == []
 
 
 def test_an_upgrade_that_fails_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -418,13 +419,36 @@ def test_one_more_kind_is_one_version_step(tmp_path: Path, monkeypatch: pytest.M
     header, lines = a_table_game()
     journal, game = journal_with(tmp_path, lines[:3], header)
     journal.close()
-    monkeypatch.setattr(journal_module, "KINDS", (*KINDS, "resync"))
-    monkeypatch.setattr(journal_module, "SCHEMA_VERSION", 3)
-    monkeypatch.setitem(journal_module.UPGRADES, 2, journal_module.rebuild_entries)
+    monkeypatch.setattr(journal_module, "KINDS", (*KINDS, "note"))
+    monkeypatch.setattr(journal_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(journal_module.UPGRADES, SCHEMA_VERSION, journal_module.rebuild_entries)
     with Journal.open(tmp_path) as upgraded:
-        assert upgraded.append(game, "resync", '{"action": "resync"}') == 4  # type: ignore[arg-type]
+        assert upgraded.append(game, "note", '{"note": "x"}') == 4  # type: ignore[arg-type]
         assert upgraded.game(game).record() == [header, *lines[:3]]
-        assert upgraded._db.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert upgraded._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+
+def test_a_schema_2_journal_takes_resyncs_once_upgraded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    header, lines = a_table_game()
+    with monkeypatch.context() as schema_2:  # the journal as the companion before resyncs wrote it
+        schema_2.setattr(journal_module, "KINDS", tuple(k for k in KINDS if k != "resync"))
+        schema_2.setattr(journal_module, "SCHEMA_VERSION", 2)
+        journal, game = journal_with(tmp_path, lines[:3], header)
+        with pytest.raises(sqlite3.IntegrityError):
+            journal._db.execute("INSERT INTO entries VALUES (?, 99, 'resync', '{}', NULL, 'now')", (game,))
+        journal.close()
+    state = table_game_after(header, lines[:5])  # the table re-read two moves later
+    resync = str(Resync(state))
+    with Journal.open(tmp_path) as upgraded:
+        assert upgraded.version == SCHEMA_VERSION == 3 and upgraded.upgraded_from == 2
+        assert upgraded.append(game, "resync", resync) == 4
+        assert upgraded.game(game).record() == [header, *lines[:3], resync]
+        assert upgraded.game(game).rebuild().text() == state
+
+
+def table_game_after(header: str, lines: list[str]) -> str:
+    game, _ = replay(read_record([header, *lines]))
+    return game.text()
 
 
 def test_the_ledger_tells_a_torn_slot(tmp_path: Path) -> None:

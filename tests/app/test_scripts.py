@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,23 @@ def test_the_polkit_rule_lets_only_the_service_user_power_off() -> None:
 def test_unknown_option_is_refused(tmp_path: Path) -> None:
     done = subprocess.run(["bash", str(INSTALL), "--yes-please"], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and "unknown option --yes-please" in done.stderr
+
+
+@pytest.mark.parametrize("listen", ["", "0.0.0.0:8080"])
+def test_the_installer_grants_the_network_only_while_the_phone_view_is_on(tmp_path: Path, listen: str) -> None:
+    paths = fresh_paths(tmp_path)
+    # The installed companion answers `web drop-in` from the configuration, as the real one does.
+    config = tmp_path / "etc" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(f'[web]\nlisten = "{listen}"\n')
+    venv = paths["PREFIX"] / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "companion").write_text(f"#!/bin/sh\nexec {sys.executable} -m companion \"$@\"\n")
+    (venv / "companion").chmod(0o755)
+    out = dry_run(tmp_path, **paths)
+    web_conf = paths["UNIT_DIR"] / "mandala-companion.service.d" / "web.conf"
+    if listen:
+        assert f"would write {web_conf}:" in out and "IPAddressAllow=localhost link-local" in out
+    else:
+        assert "phone view off: the service keeps no network" in out
+    assert not web_conf.exists()

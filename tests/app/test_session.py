@@ -7,8 +7,8 @@ from typing import Any
 
 from companion.app.journal import Journal
 from companion.app.session import Session
+from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.tracker import Tracker, Update
-from companion.ui.controller import AppAction, AppCommand
 from companion.vision.observation import FrameObservation
 from tests.tracker.table import ScriptedTable
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.web.settings import LOCAL_NETWORKS, WebSettings, systemd_drop_in
+
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "mandala-companion.service"
 EXEC = "/opt/mandala-companion/.venv/bin/companion"
@@ -68,7 +70,12 @@ def test_no_network_now_and_a_drop_in_can_grant_it() -> None:
     # No network namespace: containers that cannot make one would fail the start (225/NETWORK).
     assert "PrivateNetwork" not in unit
     drop_in = web_drop_in()
-    assert drop_in.splitlines() == ["[Service]", "IPAddressDeny=", "RestrictAddressFamilies=AF_INET AF_INET6"]
+    assert drop_in.splitlines() == ["[Service]", f"IPAddressAllow={LOCAL_NETWORKS}",
+                                    "RestrictAddressFamilies=AF_INET AF_INET6"]
+    # What the installer writes for a configuration with the view on (its comment aside).
+    written = systemd_drop_in(WebSettings(listen="0.0.0.0:8080"))
+    assert [line for line in written.splitlines() if not line.startswith("#")] == drop_in.splitlines()
+    assert systemd_drop_in(WebSettings()) == ""
 
 
 def web_drop_in() -> str:
@@ -151,8 +158,7 @@ def test_exposure_is_at_most_2() -> None:
 @needs_offline_security
 def test_with_the_network_granted_by_a_drop_in_exposure_stays_at_most_2(tmp_path: Path) -> None:
     # systemd-analyze --offline reads one file: merge the drop-in's lines into a copy of the unit.
-    merged = UNIT.read_text().replace("IPAddressDeny=any\n", "")
-    merged = merged.replace("RestrictAddressFamilies=AF_UNIX AF_NETLINK\n", "")
+    merged = UNIT.read_text().replace("RestrictAddressFamilies=AF_UNIX AF_NETLINK\n", "")
     granted = [line for line in web_drop_in().splitlines()[1:] if not line.endswith("=")]
     unit = tmp_path / UNIT.name
     unit.write_text(merged.replace("[Install]", "\n".join(

@@ -51,7 +51,9 @@ def leaf_parsers(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) 
         if isinstance(action, argparse._SubParsersAction):
             for name, sub in action.choices.items():
                 yield from leaf_parsers(sub, (*prefix, name))
-            return
+            if action.required:
+                return
+            break  # optional sub-commands (markers, markers check): the command runs on its own too
     yield prefix, parser
 
 
@@ -109,11 +111,14 @@ QUICK: dict[str, list[str] | None] = {
     "bench ui": ["--repeat", "1", "--json"],
     "bench table": None,  # as bench vision
     "bench run": None,  # as bench vision
+    "bench restart": None,  # as bench vision
     "bench teach": None,  # as bench vision
+    "bench markers": None,  # as bench vision
     "demo": None,  # a whole game; its story is printed as it goes (the closed pipe ends it at the first line)
     "layout check": [],
     "layout teach": None,
     "markers": ["--out", "{tmp}/markers", "--dpi", "150"],
+    "markers check": None,  # needs a rendered mat with cards (seconds): tests/markers/test_check.py closes its pipe
     "vision detect": ["{image}", "--json"],
     "vision show": None,
     "ui preview": ["--out", "{tmp}/screens"],
@@ -125,6 +130,7 @@ QUICK: dict[str, list[str] | None] = {
     "sim game": None,
     "doctor": ["--no-input"],
     "run": None,
+    "web drop-in": None,  # prints nothing with the view off (the default configuration)
     "calibrate": ["--image", "{image}", "--state-dir", "{tmp}/state", "--display", "none", "--json"],
 }
 
@@ -167,7 +173,7 @@ def _required_others(argument: PathArgument, tmp_path: Path) -> list[str]:
     parser = dict(leaf_parsers(build_parser()))[argument.command]
     extra: list[str] = []
     for action in parser._actions:
-        if action.dest in (argument.dest, "help"):
+        if action.dest in (argument.dest, "help") or isinstance(action, argparse._SubParsersAction):
             continue
         if action.option_strings and not action.required:
             continue

@@ -27,7 +27,7 @@ def test_vision_reads_gold_payloads_and_nothing_beyond(payload: bytes, card: str
 
 
 def test_the_sticker_sheets_hold_every_card_of_the_ruleset() -> None:
-    places = sticker_places(16.0, ALL_CARD_IDS)
+    places = sticker_places(16.0, card_ids=ALL_CARD_IDS)
     assert len(places) == 2 * 120 and places[-1].card_id == "A12"
     assert len(sticker_places(16.0)) == 2 * 108
 

@@ -1,4 +1,4 @@
-"""Printable markers: right codes, exact sizes at 600 dpi, A4 PDF pages.
+"""Printable markers: right codes, exact sizes at 600 dpi, A4 and Letter PDF pages, labels inside the cuts.
 
 The files are written once per module (about 3 s) and measured on their
 pixels: the QR module pitch, the fiducial side, and the PDF's MediaBox.
@@ -19,11 +19,14 @@ from pyzbar import pyzbar
 from companion.cli import markers_cmds
 from companion.markers.codes import (
     CARD_IDS,
+    FIDUCIAL_CELLS,
+    FIDUCIAL_LABEL_CELLS,
     MarkerError,
     payload_for,
     qr_modules,
+    sticker_cut_mm,
 )
-from companion.markers.sheets import A4_MM, sticker_places
+from companion.markers.sheets import A4_MM, PAPERS, sticker_places
 from companion.vision.layout import Layout, load_layout
 from companion.vision.stickers import sticker_offsets_mm
 
@@ -76,8 +79,8 @@ def test_stickers_sit_in_opposite_card_corners() -> None:
 def test_files_written(out_dir: Path) -> None:
     names = sorted(path.name for path in out_dir.iterdir())
     assert names == ["calibration-sheet.pdf", "calibration-sheet.png", "fiducials.pdf", "fiducials.png",
-                     "guide.pdf", "guide.png",
-                     "stickers-1.png", "stickers-2.png", "stickers-3.png", "stickers-4.png", "stickers.pdf"]
+                     "guide.pdf", "guide.png", "players.pdf", "players.png",
+                     "stickers-1.png", "stickers-2.png", "stickers-3.png", "stickers.pdf"]
 
 
 @pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
@@ -90,7 +93,7 @@ def test_pngs_are_a4_at_600_dpi(out_dir: Path) -> None:
 
 @pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_pdfs_are_a4_pages(out_dir: Path) -> None:
-    for name, pages in (("stickers", 4), ("fiducials", 1), ("guide", 1), ("calibration-sheet", 1)):
+    for name, pages in (("stickers", 3), ("fiducials", 1), ("guide", 1), ("calibration-sheet", 1)):
         data = (out_dir / f"{name}.pdf").read_bytes()
         boxes = re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", data)
         assert len(boxes) == pages
@@ -102,13 +105,13 @@ def test_pdfs_are_a4_pages(out_dir: Path) -> None:
 
 @pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
 def test_every_sticker_decodes_with_exact_module_pitch(out_dir: Path, layout: Layout) -> None:
-    pages = [_grey(out_dir / f"stickers-{n}.png") for n in (1, 2, 3, 4)]
+    pages = [_grey(out_dir / f"stickers-{n}.png") for n in (1, 2, 3)]
     expected_pitch = layout.sticker_mm / 29 * PX_PER_MM  # 29 modules with the quiet zone
     read: list[str] = []
     for place in sticker_places(layout.sticker_mm):
         left, top = round(place.left_mm * PX_PER_MM), round(place.top_mm * PX_PER_MM)
         side = round(layout.sticker_mm * PX_PER_MM)
-        crop = pages[place.page][top - 20 : top + side + 20, left - 20 : left + side + 20]
+        crop = pages[place.page][top - 20 : top + side, left - 20 : left + side + 20]  # the label strip below
         symbols = pyzbar.decode(cv2.resize(crop, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
         assert [s.data for s in symbols] == [payload_for(place.card_id).encode()]
         read.append(place.card_id)
@@ -133,6 +136,67 @@ def test_fiducials_at_layout_size(out_dir: Path, layout: Layout) -> None:
         assert fiducial is not None
         side_px = np.linalg.norm(marker[0, 1] - marker[0, 0]) * 4
         assert side_px / PX_PER_MM == pytest.approx(fiducial.size_mm, abs=0.5)
+
+
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
+def test_each_sticker_carries_its_label_inside_its_cut_and_the_quiet_zone_stays_white(
+        out_dir: Path, layout: Layout) -> None:
+    pages = [_grey(out_dir / f"stickers-{n}.png") for n in (1, 2, 3)]
+    cut_w, cut_h = sticker_cut_mm(layout.sticker_mm)
+    quiet = layout.sticker_mm * 4 / 29
+    for place in sticker_places(layout.sticker_mm)[::7]:
+        page = pages[place.page]
+
+        def box(x0: float, y0: float, x1: float, y1: float, page: np.ndarray = page,
+                at: tuple[float, float] = (place.left_mm, place.top_mm)) -> np.ndarray:
+            """The page's pixels in a box given in mm from the sticker's top-left corner."""
+            return page[round((at[1] + y0) * PX_PER_MM) : round((at[1] + y1) * PX_PER_MM),
+                        round((at[0] + x0) * PX_PER_MM) : round((at[0] + x1) * PX_PER_MM)]
+
+        side = layout.sticker_mm
+        assert box(0.1, 0.1, side - 0.1, quiet - 0.1).min() == 255  # quiet zone above the code
+        assert box(0.1, side - quiet + 0.1, side - 0.1, side - 0.05).min() == 255  # and below it
+        label = box(0.1, side + 0.05, cut_w - 0.1, cut_h - 0.1)
+        assert (label < 128).mean() > 0.05  # id, color name and the corner mark, inside the cut
+        corner = box(cut_w - 1.2, cut_h - 0.9, cut_w - 0.4, cut_h - 0.4)
+        assert corner.max() < 128  # the orientation mark fills the strip's corner toward the card's middle
+        assert box(cut_w + 0.3, -0.5, cut_w + 0.9, cut_h + 0.5).min() == 255  # nothing printed just outside
+
+
+@pytest.mark.slow  # the printable pages are rendered once for these (about 10 s)
+def test_each_fiducial_carries_its_id_and_player_1_edge_inside_its_cut(out_dir: Path, layout: Layout) -> None:
+    page = _grey(out_dir / "fiducials.png")
+    size = layout.fiducials[0].size_mm
+    cell = size / FIDUCIAL_CELLS
+    side, strip = size + 2 * cell, FIDUCIAL_LABEL_CELLS * cell
+    left, top = 10.0 + 6, 10.0 + 6  # the first fiducial's cut (MARGIN_MM + 6)
+    label = page[round((top + side) * PX_PER_MM) : round((top + side + strip) * PX_PER_MM),
+                 round(left * PX_PER_MM) : round((left + side) * PX_PER_MM)]
+    assert (label < 128).mean() > 0.05
+    # The edge toward player 1 is underlined right along the cut's bottom.
+    bottom = label[-round(0.9 * PX_PER_MM) : -round(0.3 * PX_PER_MM)]
+    assert (bottom < 128).any(axis=0).mean() > 0.8
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_page_fits_its_paper_with_the_scale_bar_clear_of_the_edges(tmp_path: Path, paper: str) -> None:
+    from companion.cli import main
+
+    assert main(["markers", "--out", str(tmp_path), "--dpi", "150", "--paper", paper]) == 0
+    width_mm, height_mm = PAPERS[paper]
+    px_per_mm = 150 / 25.4
+    for path in tmp_path.glob("*.png"):
+        page = _grey(path)
+        assert page.shape == (round(height_mm * px_per_mm), round(width_mm * px_per_mm)), path.name
+        rows = np.flatnonzero((page < 128).any(axis=1))
+        cols = np.flatnonzero((page < 128).any(axis=0))
+        edge = 4.0 * px_per_mm  # what most printers cannot print on
+        assert rows[0] >= edge and rows[-1] <= page.shape[0] - edge, path.name
+        assert cols[0] >= edge and cols[-1] <= page.shape[1] - edge, path.name
+    data = (tmp_path / "stickers.pdf").read_bytes()
+    for box_width, box_height in re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", data):
+        assert float(box_width) / POINTS_PER_MM == pytest.approx(width_mm, abs=0.2)
+        assert float(box_height) / POINTS_PER_MM == pytest.approx(height_mm, abs=0.2)
 
 
 def test_bad_dpi_is_refused(tmp_path: Path) -> None:

@@ -286,3 +286,24 @@ def test_random_table_renders_with_most_fanned_stickers_visible(layout: Layout) 
     face_up = [t for t in scene.truth if t.face_up]
     assert 0.25 * len(face_up) < len(visible) < len(face_up)
     assert all(t.zone is not None for t in visible)
+
+
+def test_a_card_can_carry_another_colors_sticker_and_the_light_can_be_tinted() -> None:
+    """What ``companion markers check`` is tested on: the face painted in one color, the stickers of another."""
+    from companion.markers.codes import CARD_FACE_BGR
+
+    layout = load_layout()
+    card = PlacedCard("R07", (350.0, 200.0), face_color="green")
+    options = SceneOptions(resolution=(1600, 900))
+    scene = render_table(layout, [card], options)
+    x, y = (round(v) for v in scene.truth[0].center_px)
+    assert np.abs(scene.image[y, x].astype(int) - CARD_FACE_BGR["green"]).max() < 60  # the card's middle
+    assert scene.truth[0].card_id == "R07"
+    warm = render_table(layout, [card], dataclasses.replace(options, white_balance=(0.8, 1.0, 1.25))).image[y, x]
+    warm = warm.astype(int)
+    plain = scene.image[y, x].astype(int)
+    assert warm[0] < plain[0] and warm[2] > plain[2]
+    with pytest.raises(SceneError, match="unknown face color 'teal'"):
+        render_table(layout, [PlacedCard("R07", (350.0, 200.0), face_color="teal")], options)
+    with pytest.raises(SceneError, match="white_balance"):
+        SceneOptions(white_balance=(3.0, 1.0, 1.0))

@@ -64,3 +64,12 @@ def test_cards_of_a_smeared_zone_stay_and_others_go_as_usual() -> None:
     # The river is smeared (its fiducials shook), the mountain sharp: R07 is gone, G02 only hidden.
     views = feed(settler, [seen(smeared_zones=("p1.river.1",))] * 20, 20)
     assert [dict(v.cards) for v in views] == [{"G02": "p1.river.1"}]
+
+
+def test_a_card_pushed_across_a_border_moves_with_the_least_zone_confidence() -> None:
+    """Vision's zone confidence is 0.5 right on a border, never less: it says where the centre lies, not doubt."""
+    settler = Settler(settle_s=1.0)
+    feed(settler, [seen(("R07", "m1.mountain"))] * 20)
+    on_border = FrameObservation(BOARD, (CardObservation("R07", (0.0, 0.0), "m1.field.p1", 0.5),))
+    views = feed(settler, [on_border] * 20, 20)
+    assert [dict(v.cards) for v in views] == [{"R07": "m1.field.p1"}]

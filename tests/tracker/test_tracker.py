@@ -85,7 +85,7 @@ def test_rule_of_color_is_warned_at_once_and_cleared_when_taken_back() -> None:
     warnings = table.warnings()
     assert [w.reason for w in warnings] == ["color-rule"]
     assert warnings[0].message == "Red can't go into player 1's field of mandala 1: red is already in the mountain."
-    assert warnings[0].fix == "Take back the red card (R05)."
+    assert warnings[0].fix == "Take back the red card R05"
     table.take("R05").settle()
     assert not table.tracker.warnings and not table.events()
     table.put("m1.field.p1", "K05").settle()
@@ -148,9 +148,9 @@ def test_a_card_from_a_cup_cannot_be_played() -> None:
 
 
 def destruction_table() -> ScriptedTable:
-    """Mandala 1 completed by p1's build; p1 has two field cards, p2 one."""
+    """Mandala 1 completed by p1's build; p1 has three field cards, p2 one."""
     table = ScriptedTable().start()
-    table.put("m1.field.p1", "Y02", "Y03").settle()   # p1
+    table.put("m1.field.p1", "Y02", "Y03", "Y04").settle()   # p1
     table.put("m1.field.p2", "G02").settle()          # p2
     table.put("m1.mountain", "P01").settle()          # p1
     table.put("m2.mountain", "K09").settle()          # p2
@@ -189,7 +189,7 @@ def test_whole_destruction_then_refill_and_the_opponent_plays() -> None:
     table.take("K01").put("p2.river.2", "K01").settle()
     game = table.tracker.game
     assert game is not None and game.phase is Phase.REFILL
-    table.take("Y02", "Y03", "G02").put("discard", "Y02", "Y03", "G02").settle()   # fields cleared
+    table.take("Y02", "Y03", "Y04", "G02").put("discard", "Y02", "Y03", "Y04", "G02").settle()   # fields cleared
     table.put("m1.mountain", "G05", "G06").settle()
     assert table.events()[-1].event == Refill(0, (card("G05"), card("G06")))
     assert game.phase is Phase.PLAY and game.turn == 1 and not table.warnings()
@@ -268,13 +268,16 @@ def test_reveal_names_the_starting_cup_cards_and_the_winner() -> None:
     assert game.winner() == "draw"
 
 
-def test_override_of_the_screens_copy_picks_that_warning() -> None:
-    from companion.tracker.display import TableWarning
+def test_override_names_the_screens_warning_by_its_id() -> None:
+    from companion.tracker.model import table_warning
 
     table = ScriptedTable().start()
     table.put("m1.field.p1", "R05").put("m2.field.p2", "K01").settle()
     first, second = table.tracker.warnings
-    table.tracker.override(TableWarning(second.reason, second.message, second.fix))
+    shown = table_warning(second)
+    assert shown.id == second.id != first.id
+    assert table.tracker.override("no-such-warning") is None and len(table.tracker.warnings) == 2
+    table.tracker.override(shown.id)
     assert table.tracker.warnings == [first]
     assert table.tracker.accepted == {second.cards[0]: second.zone}
 

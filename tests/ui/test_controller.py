@@ -6,13 +6,12 @@ from dataclasses import replace
 
 import pytest
 
+from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.display import DiscardConfirm, DisplayModel, TableWarning
 from companion.ui.buttons import Press, PressKind
 from companion.ui.controller import (
     CONTRAST,
     DIM_CONTRAST,
-    AppAction,
-    AppCommand,
     UiController,
     UiTiming,
 )
@@ -23,7 +22,7 @@ from tests.ui.conftest import FakePanel
 
 A, B, C = Press("A"), Press("B"), Press("C")
 A_LONG, B_LONG, C_LONG = (Press(n, PressKind.LONG) for n in "ABC")
-WARNING = TableWarning("color-rule", "Red is in P2's field", "Take back the red card")
+WARNING = TableWarning("color-rule", "Red is in P2's field", "Take back R04", id="40-color-rule-R04")
 WARNED = replace(MIDGAME, warnings=(WARNING,))
 TIMING = UiTiming(blink_s=0.5, dim_after_s=60, blank_after_s=600, shift_every_s=300)
 
@@ -67,7 +66,7 @@ def test_warning_is_shown_hidden_with_a_and_shown_again_with_b(ui: UiController)
 
 def test_override_is_a_long_c_and_goes_to_the_app(ui: UiController) -> None:
     assert ui.step(WARNED, [C], 1.0) == []
-    assert ui.step(WARNED, [C_LONG], 1.1) == [AppCommand(AppAction.OVERRIDE, warning=WARNING)]
+    assert ui.step(WARNED, [C_LONG], 1.1) == [AppCommand(AppAction.OVERRIDE, warning_id=WARNING.id)]
 
 
 def test_a_warning_that_comes_back_after_being_fixed_shows_again(ui: UiController) -> None:

@@ -10,7 +10,6 @@ from PIL import Image, ImageChops
 from companion.tracker.display import DisplayModel, TableWarning
 from companion.ui.samples import MIDGAME, SAMPLES, Sample
 from companion.ui.screens import (
-    WARNING_TITLES,
     Screen,
     draw_screen,
     render,
@@ -78,10 +77,10 @@ def test_warning_blink_phases_are_inverses_in_the_background() -> None:
 
 
 def test_priority_camera_problem_over_warning_over_phase() -> None:
-    warning = TableWarning("color-rule", "m", "f")
+    warning = TableWarning("color-rule", "m", "f", id="7-color-rule-R01")
     model = DisplayModel(phase="play", turn="p1", warnings=(warning,))
     assert screen_for(model, UiState()) is Screen.WARNING
-    assert screen_for(model, UiState(acknowledged=frozenset({warning}))) is Screen.MAIN
+    assert screen_for(model, UiState(acknowledged=frozenset({warning.id}))) is Screen.MAIN
     lost = DisplayModel(phase="play", turn="p1", warnings=(warning,), camera="lost")
     assert screen_for(lost, UiState()) is Screen.PROBLEM
     assert screen_for(lost, UiState(menu=0)) is Screen.MENU
@@ -95,4 +94,3 @@ def test_phase_screens_only_on_the_main_page() -> None:
 
 def test_unknown_reason_code_still_gets_a_readable_title() -> None:
     assert warning_title("hand-over-zone") == "HAND OVER ZONE"
-    assert all(len(title) <= 17 for title in WARNING_TITLES.values())

@@ -115,6 +115,27 @@ def test_mapping_through_the_lens_on_a_wide_lens_frame(layout: Layout) -> None:
     assert np.abs(mapping.mapping.image_to_mat(mapping.mapping.mat_to_image(points)) - points).max() < 0.01
 
 
+def test_stickers_are_decoded_at_their_own_size_across_a_wide_lens_frame(layout: Layout) -> None:
+    """A k1 = -0.3 barrel shrinks the edges' modules a third under the middle's 3 px: each crop is decoded
+    with the passes for the modules it holds (here, with the middle's scale, two cards went unread)."""
+    webcam = dataclasses.replace(layout, sticker_mm=32.0)
+    zones = [name for name in webcam.zones if ".river." in name or ".field." in name]
+    cards = [PlacedCard(f"{'ROYGPK'[i % 6]}{i // 6 + 1:02d}", webcam.zone_center(zone), 135.0)
+             for i, zone in enumerate(zones)]
+    options = SceneOptions(resolution=(1920, 1080), hfov_deg=102.0, distortion=WIDE, blur_sigma=1.0,
+                           jpeg_quality=75, noise_sigma=2.0)
+    scene = render_table(webcam, cards, options)
+    assert scene.camera is not None and scene.camera.lens is not None
+    pipeline = VisionPipeline(webcam, lens=scene.camera.lens)
+    observation = pipeline.scan(scene.image)
+    assert pipeline.mapping is not None
+    middle, edge = pipeline.mapping.px_per_mm_at_pixels([(960.0, 540.0), (300.0, 200.0)])
+    at_middle = pipeline.mapping.image_to_mat([(960.0, 540.0)])[0]
+    assert middle == pytest.approx(pipeline.mapping.px_per_mm((at_middle[0], at_middle[1])))
+    assert edge < 0.8 * middle
+    assert {c.card_id for c in observation.cards} == {c.card_id for c in cards}
+
+
 def test_fiducials_in_a_line_place_nothing(layout: Layout) -> None:
     places = {f.id: FiducialPlace(f.id, f.center_mm, f.size_mm) for f in layout.fiducials}
     homography = scene_camera(layout.size_mm).homography

@@ -72,8 +72,6 @@ def test_zone_cells_are_voronoi_cells_clear_of_the_fiducials() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="issue 14: on this mat a cup's taught outline comes out too small (watershed); open",
-                   strict=False)
 def test_a_mat_of_another_shape_taught_from_frames_puts_cards_in_the_right_zones(tmp_path: Path) -> None:
     """interfaces.md section 9 end to end: frames of the teaching on a random mat of the game's kind."""
     import cv2
@@ -107,4 +105,4 @@ def test_a_mat_of_another_shape_taught_from_frames_puts_cards_in_the_right_zones
     taught = load_layout(out)
     assert all(isinstance(f, Fiducial) for f in taught.fiducials)
     score = read_tables(truth, taught, options, rng, 2)
-    assert score.wrong == 0 and score.right >= 0.99 * score.visible, score
+    assert score.wrong == 0 and score.right >= 0.995 * score.visible, score

@@ -1,0 +1,538 @@
+"""Explaining a settled table: the short legal sequence of events that best fits everything seen.
+
+The tracker does not guess one event at a time. From the game as the rules
+engine has it and the settled view of the table it builds candidate events
+out of the evidence (cards of one color that arrived in a field, a card in a
+mountain, a mountain color whose cards all left, a claimed card in a river,
+two cards in an emptied mountain), plays short sequences of them through the
+engine (:meth:`Game.copy`, :meth:`Game.validate`; draws and hidden cards are
+counts), and scores the table each sequence leads to against the view:
+
+- a card seen where the state puts it fits;
+- a card seen where no state puts it is unexplained: strong evidence;
+- a card the state keeps on the table but that is not seen is weak evidence
+  (it is covered: by a later card, a hand, a tight fan), unless it has left
+  for good by every sign (a claimed color, see :class:`Evidence`);
+- every event costs a little, so the shortest explanation wins;
+- events whose cards were laid in the other order cost a little more.
+
+The best sequence is applied when it clearly wins; when another sequence that
+leaves the players with different things to do fits as well, the tracker
+waits and then asks (:attr:`Explanation.rival`). A catch-up after the camera
+was away is the same search, allowed to go deeper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+
+from companion.engine import Claim, Discard, Event, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
+from companion.engine.cards import COLOR_OF, Card, card_name, colors_in, parse_card
+from companion.engine.game import DISCARD, UNSEEN, field_zone, mountain_zone
+from companion.engine.position import build, identify, identify_on_pile, position_of
+from companion.errors import PositionError
+from companion.tracker import zones
+
+STRONG = 1.0
+"""A card seen where the state puts no card: what an event must explain."""
+GLIMPSE = 0.45
+"""A card read for a moment where the state puts no card, then covered before the table came to rest."""
+GONE = 0.6
+"""A card the state keeps on the table that has left by every sign (a claimed color)."""
+COVERED = 0.02
+"""A card the state keeps on the table that is not seen: covered, most likely."""
+EVENT = 0.25
+"""Each event of an explanation: fewer events explain better."""
+SWEEP_S = 12.0
+"""How long after the last claim the fields of the destroyed mandala are being swept onto the pile."""
+UNSEEN_CLAIM = 0.3
+"""A claim with no sign of its color leaving (covered all along, or under a hand): only when something needs it."""
+RECOUNT = 0.3
+"""Deciding that a field held a card nobody read, to make the other player the first picker."""
+UNDO_COST = (0.0, 0.4, 0.7)
+"""Taking the last play back (a player changed their mind): its cards left with nothing over them, or with a
+card in sight that could lie over them."""
+IDENTIFY = 0.05
+"""Reading a mountain card that lay unseen under another: nearly free, it is no move."""
+ORDER = 0.1
+"""Each pair of events whose cards were laid in the other order."""
+ORDER_SLACK_S = 0.2
+GESTURE_S = 0.3
+"""Cards laid closer together than this were laid by one hand in one move."""
+TWO_HANDS = 2.0
+"""Two players' moves whose cards were laid at the same instant: as good as impossible."""
+NEAR = 0.05
+"""Two explanations closer than this fit equally well."""
+DEPTH = 4
+"""Events per explanation, normally: a settle time holds at most a few moves."""
+CATCH_UP_DEPTH = 12
+"""After the camera was away: a whole destruction may have happened (a play, six claims, the refill)."""
+MAX_NODES = 4000
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the table shows, as the search weighs it."""
+
+    seen: Mapping[str, str]
+    """Card -> zone, as settled (cards set aside in open warnings left out)."""
+    glimpses: Mapping[str, str] = field(default_factory=dict)
+    """Cards read for a moment and covered since, before any settled view showed them: card -> zone."""
+    laid_at: Mapping[str, float] = field(default_factory=dict)
+    stale: Mapping[str, str] = field(default_factory=dict)
+    """Card -> zone where it may still lie although the rules moved it on (fields not yet swept)."""
+    gone: Mapping[str, str] = field(default_factory=dict)
+    """Card -> zone it left for good by every sign (a claimed color): not just covered there."""
+    unseen_refill: bool = False
+    """A refill may be one card read and one under it (waited long enough for the second to show)."""
+    rest_time: float = 0.0
+    """When the table was last at rest before this change: cards laid before then were lying there already."""
+    uncovering: frozenset[str] = frozenset()
+    """Mountains a card left since the last rest: a card newly read there may have lain under it."""
+    uncovered: frozenset[str] = frozenset()
+    """Cards the game has on the table, out of sight, with no card in sight that could lie over them."""
+    swept_since: float | None = None
+    """When the last destruction's claims were done: field cards land on the pile from then on."""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    events: tuple[Event, ...]
+    cost: float
+    game: Game
+    rival: Explanation | None = None
+    """Another explanation that fits as well but leaves the players with something else to do."""
+    undo: int = 0
+    """Events taken back before ``events`` (a player took their last play back)."""
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.rival is not None
+
+
+def misfit(game: Game, evidence: Evidence, played: Mapping[str, str] | None = None) -> float:
+    """How badly the table the state predicts matches what is seen (0: perfectly).
+
+    A card may still lie where it was last seen, or where the explanation
+    just played it, after the rules moved it on (fields swept onto the
+    discard pile, a discard shuffled at once into a new deck).
+    """
+    cost = 0.0
+    played = played or {}
+    for card, zone in evidence.seen.items():
+        expected = zones.expected_zone(game, parse_card(card))
+        if expected == zone:
+            continue
+        if expected in (None, zones.DISCARD_ZONE) and zone in (evidence.stale.get(card), played.get(card)):
+            continue
+        cost += STRONG
+    for card, zone in evidence.glimpses.items():
+        if zones.expected_zone(game, parse_card(card)) != zone:
+            cost += GLIMPSE
+    for placed, zone in table_cards(game):
+        name = card_name(placed)
+        if name not in evidence.seen and evidence.glimpses.get(name) != zone:
+            cost += GONE if evidence.gone.get(name) == zone else COVERED
+    return cost
+
+
+def table_cards(game: Game) -> Iterator[tuple[Card, str]]:
+    """The cards the state puts face up in the mandalas and rivers, with their zones."""
+    for mandala in (0, 1):
+        for card in game.mountain(mandala):
+            yield card, zones.mountain(mandala)
+        for player in (0, 1):
+            for card in game.field(mandala, player):
+                yield card, zones.field(mandala, player)
+    for player in (0, 1):
+        for space, card in enumerate(game.river(player), start=1):
+            yield card, zones.river(player, space)
+
+
+def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
+    """The best explanation of the view (possibly no event at all), with its rival if one fits as well."""
+    found: list[Explanation] = []
+    best_at: dict[str, float] = {}
+    nodes = 0
+
+    def visit(state: Game, events: tuple[Event, ...], played: dict[str, str], undo: int, spent: float) -> None:
+        nonlocal nodes
+        nodes += 1
+        cost = misfit(state, evidence, played) + spent + _order_cost(events, evidence) + UNDO_COST[undo]
+        key = state.text()
+        if best_at.get(key, float("inf")) <= cost:
+            return  # the same table by another way, no better
+        best_at[key] = cost
+        found.append(Explanation(events, cost, state, undo=min(undo, 1)))
+        if len(events) >= depth or nodes >= MAX_NODES:
+            return
+        for event in candidates(state, evidence):
+            if state.validate(event) is not None:
+                continue
+            child = state.copy()
+            child.push(event, force=True)  # validated above
+            visit(child, (*events, event), {**played, **_laid_where(event, evidence)}, undo,
+                  spent + _event_cost(state, event, evidence))
+
+    visit(game.copy(), (), {}, 0, 0.0)
+    back = taken_back(game, evidence)
+    if back:
+        before = game.copy()
+        before.pop()
+        visit(before, (), {}, 1 if back == "uncovered" else 2, 0.0)
+    best_by_state: dict[str, Explanation] = {}
+    for explanation in found:
+        key = explanation.game.text()
+        if key not in best_by_state or explanation.cost < best_by_state[key].cost:
+            best_by_state[key] = explanation
+    ranked = sorted(best_by_state.values(), key=lambda e: (e.cost, len(e.events)))
+    best = ranked[0]
+    rival = next((e for e in ranked[1:] if e.cost - best.cost < NEAR and len(e.events) == len(best.events)
+                  and _obligations(e.game) != _obligations(best.game)), None)
+    if rival is None:
+        rival = next((e for e in ranked[1:] if e.cost - best.cost < NEAR and len(e.events) == len(best.events)
+                      and _scores(e.game) != _scores(best.game)), None)
+    return Explanation(best.events, best.cost, best.game, rival, best.undo)
+
+
+def taken_back(game: Game, evidence: Evidence) -> str:
+    """Whether the player may have taken the last play back: its cards are all out of sight.
+
+    ``"uncovered"`` when nothing in sight could lie over them, ``"covered"``
+    when something could (a later card where they lay), ``""`` when not.
+    """
+    last = _last_event(game)
+    if isinstance(last, Claim):
+        return "uncovered" if _claimed_another_card(game, last, evidence) or _claim_still_there(
+            game, last, evidence) else ""
+    if not isinstance(last, MountainPlay | FieldPlay) or not last.cards:
+        return ""
+    names = [card_name(card) for card in last.cards]
+    if any(name in evidence.seen or name in evidence.glimpses for name in names):
+        return ""
+    return "uncovered" if all(name in evidence.uncovered for name in names) else "covered"
+
+
+def _claimed_another_card(game: Game, claim: Claim, evidence: Evidence) -> bool:
+    """The last claim's river card is not in the river, another card of its color from nowhere is.
+
+    The claim was made before the river card was seen: the card laid there
+    was one nobody had read in the mountain (under another card).
+    """
+    river = game.river(claim.player)
+    if not river or COLOR_OF[river[-1]] != claim.color:
+        return False
+    zone = zones.river(claim.player, len(river))
+    seen_at = evidence.seen.get(card_name(river[-1]))
+    if seen_at is not None:
+        return seen_at != zone and zones.parse_zone(seen_at).kind == "river"  # in the other player's river
+    return any(z == zone and COLOR_OF[parse_card(c)] == claim.color and game.location(parse_card(c)) == UNSEEN
+               for c, z in evidence.seen.items())
+
+
+def _claim_still_there(game: Game, claim: Claim, evidence: Evidence) -> bool:
+    """The last claim's cards are back in sight in the mountain: they were only under a hand."""
+    before = game.copy()
+    before.pop()
+    mandala = before.destroying
+    if mandala is None:
+        return False
+    mountain = zones.mountain(mandala)
+    return any(evidence.seen.get(card_name(c)) == mountain for c in before.mountain(mandala)
+               if COLOR_OF[c] == claim.color)
+
+
+def _last_event(game: Game) -> Event | None:
+    return game.stack[-1][0] if game.stack else None
+
+
+def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
+    """Where the event's cards were seen laid."""
+    names = (card_name(c) for c in getattr(event, "cards", ()) or ())
+    return {name: evidence.seen[name] for name in names if name in evidence.seen}
+
+
+def _event_cost(state: Game, event: Event, evidence: Evidence) -> float:
+    """What an event costs an explanation, in the state it is played in."""
+    if isinstance(event, Correction):
+        return event.cost
+    if isinstance(event, Resync):
+        return IDENTIFY
+    if isinstance(event, Claim) and not _claim_seen(state, event, evidence):
+        return EVENT + UNSEEN_CLAIM
+    return EVENT
+
+
+def _claim_seen(state: Game, claim: Claim, evidence: Evidence) -> bool:
+    """Some sign of the claimed color leaving: a card of it out of the mountain in sight, or all of it gone."""
+    mandala = state.destroying
+    if mandala is None:
+        return False
+    mountain = zones.mountain(mandala)
+    names = [card_name(c) for c in state.mountain(mandala) if COLOR_OF[c] == claim.color]
+    if any(evidence.seen.get(name, mountain) != mountain for name in names):
+        return True
+    return bool(names) and all(evidence.gone.get(name) == mountain for name in names)
+
+
+def _obligations(game: Game) -> tuple[object, ...]:
+    """What the players must do next in a state: who acts, in which phase, with how many cards in hand."""
+    return (game.phase, game.turn, game.destroying, game.hand_size(0), game.hand_size(1))
+
+
+def _scores(game: Game) -> tuple[object, ...]:
+    return tuple((game.score(p).points, game.cup_size(p), game.river(p)) for p in (0, 1))
+
+
+def _order_cost(events: tuple[Event, ...], evidence: Evidence) -> float:
+    """Events against the order their cards were laid in, and two players' moves laid in one instant."""
+    times = [_laid(event, evidence) for event in events]
+    inversions = sum(1 for a, b in combinations(times, 2) if a is not None and b is not None and a > b + ORDER_SLACK_S)
+    together = sum(1 for (a, e), (b, f) in combinations(zip(times, events, strict=True), 2)
+                   if a is not None and b is not None and abs(a - b) < GESTURE_S
+                   and getattr(e, "player", None) != getattr(f, "player", None))
+    return ORDER * inversions + TWO_HANDS * together
+
+
+def _laid(event: Event, evidence: Evidence) -> float | None:
+    times = [evidence.laid_at[name] for name in (card_name(c) for c in getattr(event, "cards", ()) or ())
+             if name in evidence.laid_at]
+    return min(times) if times else None
+
+
+# -- candidate events ----------------------------------------------------------------------
+
+
+def candidates(game: Game, evidence: Evidence) -> list[Event]:
+    """Events the evidence points to in this state; the search keeps the legal ones."""
+    found = _identifications(game, evidence)
+    if game.phase is Phase.PLAY:
+        return found + _unnoticed_completions(game, evidence) + _plays(game, evidence)
+    if game.phase is Phase.CLAIM:
+        return found + _picker_recounts(game, evidence) + _claims(game, evidence)
+    if game.phase is Phase.REFILL:
+        return found + _refills(game, evidence)
+    return found
+
+
+def _identifications(game: Game, evidence: Evidence) -> list[Event]:
+    """A card read in a mountain that holds cards laid unseen: one of them, if it lay there already.
+
+    Mountain cards only leave in a destruction, so a card read there during
+    play that was laid after the last rest is a new play, not an old card.
+    During a destruction, a card from nowhere in a river or on the pile may
+    be one of them, claimed.
+    """
+    found: list[Event] = _swept_cards(game, evidence)
+    destroying = (game.destroying,) if game.phase is Phase.CLAIM else (0, 1)
+    for zone, cards in arrivals(game, evidence).items():
+        ref = zones.parse_zone(zone)
+        if ref.kind == "mountain" and ref.mandala is not None:
+            mandalas: tuple[int | None, ...] = (ref.mandala,)
+        elif ref.kind in ("river", "discard") and game.phase in (Phase.PLAY, Phase.CLAIM):
+            mandalas = destroying  # claimed out of the mountain before anyone could read it there
+        else:
+            continue
+        for mandala in mandalas:
+            if mandala is None or not game.hidden[mountain_zone(mandala)]:
+                continue
+            for card in cards:
+                new_play = evidence.laid_at.get(card, 0.0) > evidence.rest_time and zone not in evidence.uncovering
+                if game.phase is Phase.PLAY and ref.kind == "mountain" and new_play:
+                    continue
+                try:
+                    found.append(Resync(identify(game, parse_card(card), mandala).text()))
+                except PositionError:
+                    continue  # the card cannot be that one (the table contradicts the game): no identification
+    return found
+
+
+def _swept_cards(game: Game, evidence: Evidence) -> list[Event]:
+    """A card from nowhere landing on the pile with the swept fields: one of their cards nobody had read."""
+    since = evidence.swept_since
+    if since is None or not game.hidden[DISCARD]:
+        return []
+    found: list[Event] = []
+    for card in arrivals(game, evidence).get(zones.DISCARD_ZONE, []):
+        laid = evidence.laid_at.get(card)
+        if laid is None or not since <= laid <= since + SWEEP_S:
+            continue
+        try:
+            found.append(Resync(identify_on_pile(game, parse_card(card)).text()))
+        except PositionError:
+            continue
+    return found
+
+
+def arrivals(game: Game, evidence: Evidence) -> dict[str, list[str]]:
+    """Cards the state has hidden (hands, deck) seen or glimpsed in a zone, by zone, in the order laid."""
+    found: dict[str, list[str]] = {}
+    for source in (evidence.seen, evidence.glimpses):
+        for card, zone in source.items():
+            if game.location(parse_card(card)) == UNSEEN and evidence.stale.get(card) != zone:
+                found.setdefault(zone, []).append(card)
+    for cards in found.values():
+        cards.sort(key=lambda c: (evidence.laid_at.get(c, 0.0), c))
+    return found
+
+
+def _plays(game: Game, evidence: Evidence) -> list[Event]:
+    player = game.turn
+    events: list[tuple[float, Event]] = []
+    for zone, cards in arrivals(game, evidence).items():
+        ref = zones.parse_zone(zone)
+        ids = [parse_card(c) for c in cards]
+        when = min(evidence.laid_at.get(c, 0.0) for c in cards)
+        if ref.kind == "mountain" and ref.mandala is not None:
+            events += [(evidence.laid_at.get(card_name(group[0]), 0.0), MountainPlay(player, ref.mandala, group))
+                       for group in _gestures(ids, evidence)]
+        elif ref.kind == "field" and ref.mandala is not None and ref.player == player:
+            events += [(when, FieldPlay(player, ref.mandala, group, field=ref.player))
+                       for group in _plays_of(ids, evidence)]
+        elif ref.kind == "discard":
+            events += [(when, Discard(player, group)) for group in _plays_of(ids, evidence)]
+        elif ref.kind == "river" and len(ids) == 1:
+            # A card from a hand never goes to a river directly: it completed a mandala and was claimed.
+            events += [(when, MountainPlay(player, mandala, (ids[0],))) for mandala in (0, 1)]
+    events.sort(key=lambda pair: pair[0])
+    return [event for _, event in events]
+
+
+def _gestures(cards: list[Card], evidence: Evidence) -> list[tuple[Card, ...]]:
+    """Cards laid in one instant go together (a mountain takes one card: two at once is one illegal play)."""
+    groups: list[list[Card]] = []
+    last: float | None = None
+    for card in cards:  # in the order laid
+        when = evidence.laid_at.get(card_name(card))
+        if groups and when is not None and last is not None and when - last < GESTURE_S:
+            groups[-1].append(card)
+        else:
+            groups.append([card])
+        last = when
+    return [tuple(group) for group in groups]
+
+
+def _plays_of(cards: list[Card], evidence: Evidence) -> list[tuple[Card, ...]]:
+    """The plays cards arrived in a field or on the pile may be: one per color, unless one hand laid mixed colors.
+
+    Cards of several colors laid in one instant are one (illegal) play, never
+    split into two players' plays.
+    """
+    gestures = _gestures(cards, evidence)
+    if any(len({COLOR_OF[c] for c in gesture}) > 1 for gesture in gestures):
+        return gestures
+    return _by_color(cards)
+
+
+def _by_color(cards: list[Card]) -> list[tuple[Card, ...]]:
+    groups: dict[int, list[Card]] = {}
+    for card in cards:
+        groups.setdefault(COLOR_OF[card], []).append(card)
+    return [tuple(group) for group in groups.values()]
+
+
+@dataclass(frozen=True, slots=True)
+class Correction(Resync):
+    """A resync the search proposes on evidence: what it costs the explanation that uses it."""
+
+    cost: float = IDENTIFY
+
+
+def _unnoticed_completions(game: Game, evidence: Evidence) -> list[Event]:
+    """A mandala with unread mountain cards whose cards are being claimed: one of them completed it.
+
+    Five colors are known; claimed cards (in a river, on the pile, gone for
+    good) show the players found the sixth under another card.
+    """
+    found: list[Event] = []
+    for mandala in (0, 1):
+        mountain = zones.mountain(mandala)
+        if not game.hidden[mountain_zone(mandala)] or len(colors_in(game.mandala_colors(mandala))) < 5:
+            continue
+        names = [card_name(c) for c in game.mountain(mandala)]
+        claimed = any(zones.parse_zone(evidence.seen[n]).kind in ("river", "discard") for n in names
+                      if n in evidence.seen) or any(evidence.gone.get(n) == mountain for n in names)
+        if not claimed:
+            continue
+        completer = _last_player_into(game, mandala)
+        ones, twos = (game.size(field_zone(mandala, p)) for p in (0, 1))
+        picker = 1 - completer if ones == twos else (0 if ones > twos else 1)
+        try:
+            complete = build(replace(position_of(game), phase=Phase.CLAIM, destroying=mandala,
+                                     completer=completer, turn=picker))
+        except PositionError:
+            continue
+        found.append(Correction(complete.text(), EVENT))
+    return found
+
+
+def _picker_recounts(game: Game, evidence: Evidence) -> list[Event]:
+    """At the first pick, the other player picks: a field card under another went unread (fields decide).
+
+    One unread card in the other player's field of the destroyed mandala
+    must be enough to make them the first picker.
+    """
+    mandala = game.destroying
+    if mandala is None or isinstance(_last_event(game), Claim) or game.completer is None:
+        return []
+    other = 1 - game.turn
+    mine, theirs = game.size(field_zone(mandala, game.turn)), game.size(field_zone(mandala, other))
+    needed = mine - theirs + (0 if 1 - game.completer == other else 1)
+    if needed != 1:
+        return []
+    position = position_of(game)
+    fields = [list(pair) for pair in position.unseen_fields]
+    fields[mandala][other] += needed
+    hands = list(position.hands)
+    if hands[other] < needed:
+        return []
+    hands[other] -= needed
+    try:
+        recounted = build(replace(position, unseen_fields=((fields[0][0], fields[0][1]), (fields[1][0], fields[1][1])),
+                                  hands=(hands[0], hands[1]), turn=other))
+    except PositionError:
+        return []
+    return [Correction(recounted.text(), RECOUNT)]
+
+
+def _last_player_into(game: Game, mandala: int) -> int:
+    for event, _ in reversed(game.stack):
+        if isinstance(event, MountainPlay | FieldPlay) and event.mandala == mandala:
+            return event.player
+    return 1 - game.turn
+
+
+def _claims(game: Game, evidence: Evidence) -> list[Event]:
+    """A claim of each mountain color none of whose cards is still seen in the mountain."""
+    mandala = game.destroying
+    assert mandala is not None
+    picker = game.turn
+    mountain = zones.mountain(mandala)
+    events: list[Event] = []
+    by_color: dict[int, list[Card]] = {}
+    for card in game.mountain(mandala):
+        by_color.setdefault(COLOR_OF[card], []).append(card)
+    for color, cards in sorted(by_color.items()):
+        names = [card_name(c) for c in cards]
+        if any(evidence.seen.get(n) == mountain for n in names):
+            continue
+        in_river = [c for c, n in zip(cards, names, strict=True)
+                    if zones.parse_zone(evidence.seen.get(n, mountain)).kind == "river"
+                    and zones.parse_zone(evidence.seen[n]).player == picker]
+        events.append(Claim(picker, color, in_river[0] if in_river else None))
+    return events
+
+
+def _refills(game: Game, evidence: Evidence) -> list[Event]:
+    mandala = game.destroying
+    assert mandala is not None
+    laid = arrivals(game, evidence).get(zones.mountain(mandala), [])
+    need = game.refill_count()
+    ids = [parse_card(c) for c in laid]
+    if len(ids) >= need:
+        return [Refill(mandala, pair) for pair in list(combinations(ids, need))[:6]]
+    if ids and evidence.unseen_refill:
+        return [Refill(mandala, tuple(ids), unseen=need - len(ids))]
+    return []

@@ -1,0 +1,193 @@
+"""Inferences over the whole table (issue 10), one scripted table each: no images."""
+
+from __future__ import annotations
+
+from companion.engine import Claim, Discard, FieldPlay, MountainPlay, Phase, Refill, Resync
+from companion.engine.cards import parse_card, parse_color
+from companion.tracker.anchor import JoinCounts
+from companion.tracker.tracker import Tracker
+from tests.tracker.table import ScriptedTable
+
+
+def card(name: str) -> int:
+    return parse_card(name)
+
+
+def cards(*names: str) -> tuple[int, ...]:
+    return tuple(parse_card(n) for n in names)
+
+
+def test_two_moves_within_one_settle_time_are_both_inferred_in_order() -> None:
+    table = ScriptedTable().start()
+    table.put("m1.mountain", "P01").hold(0.5)           # p1 builds; p2 plays before the table rests
+    table.put("m2.field.p2", "K01").settle()
+    assert [e.event for e in table.events()] == [MountainPlay(0, 0, cards("P01")),
+                                                 FieldPlay(1, 1, cards("K01"), field=1)]
+    assert not table.warnings()
+
+
+def test_a_discard_pile_stacked_card_over_card_counts_the_card_seen_for_a_moment() -> None:
+    table = ScriptedTable().start()
+    table.put("discard", "K05").hold(0.5)                # the first card shows for a moment...
+    table.take("K05").put("discard", "K06").settle()    # ...then the second lands squarely on it
+    assert [e.event for e in table.events()] == [Discard(0, cards("K05", "K06"))]
+
+
+def test_a_claim_taken_in_two_grabs_waits_for_the_second() -> None:
+    table = ScriptedTable().start(m1=("R01", "R02"))
+    for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
+                       ("m1.mountain", "K09"), ("m1.field.p1", "O02")):
+        table.put(zone, name).settle()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM
+    before = len(table.events())
+    table.take("R01").put("p1.river.1", "R01").settle()      # first grab: one red to the river, one left
+    assert len(table.events()) == before and not table.warnings()
+    table.take("R02").settle()                                # second grab: the other red to the cup
+    assert table.events()[-1].event == Claim(0, parse_color("R"), card("R01"))
+    assert not table.warnings()
+
+
+def test_a_play_taken_back_is_undone_and_the_new_one_applied() -> None:
+    table = ScriptedTable().start()
+    table.put("m1.field.p1", "K01", at=(100.0, 300.0)).settle()
+    table.take("K01").put("m2.field.p1", "P05", at=(500.0, 300.0)).settle()   # changed their mind
+    assert [e.event for e in table.tracker.events] == [FieldPlay(0, 1, cards("P05"), field=0)]
+    assert [t.event for u in table.updates for t in u.undone] == [FieldPlay(0, 0, cards("K01"), field=0)]
+    assert not table.warnings()
+
+
+def test_a_dealt_table_starts_a_game_without_the_empty_mat_first() -> None:
+    table = ScriptedTable()
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").settle()
+    assert table.tracker.game is not None and table.tracker.game.deck_size == 88
+
+
+def test_a_deal_with_a_card_under_the_other_starts_and_the_card_is_read_later() -> None:
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
+    table.hold(1.5, unreadable=("O01",))                   # O01's stickers are under R01
+    assert table.tracker.game is None                      # a moment for the hidden card to show...
+    table.hold(3.0, unreadable=("O01",))
+    game = table.tracker.game
+    assert game is not None and game.mountain(0) == cards("R01") and game.size(8) == 2   # ...then it starts
+    table.hold(2.0)                                        # read at last (a late read), where it lay all along:
+    game = table.tracker.game                              # before any play, the deal is simply read again
+    assert game is not None and set(game.mountain(0)) == set(cards("R01", "O01")) and game.size(8) == 2
+    assert not table.events() and not table.warnings()
+
+
+def test_a_mountain_card_laid_unseen_is_read_when_the_card_over_it_is_claimed() -> None:
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
+    table.hold(4.5, unreadable=("O01",))                   # the game starts with O01 unseen under R01
+    for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
+                       ("m2.mountain", "K09"), ("m1.mountain", "K01")):
+        table.put(zone, name).hold(1.5, unreadable=("O01",))
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.PLAY      # five colors known: the sixth lies unseen
+    table.take("R01").put("p2.river.1", "R01").settle()      # p2 claims red (1-1, p1 completed): O01 shows
+    assert [type(e.event) for e in table.events()][-2:] == [Resync, Claim] and not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM and game.mountain(0) == cards("P01", "K01", "O01")
+    assert game.river(1) == cards("R01") and game.turn == 0
+
+
+def test_the_first_play_starts_a_deal_whose_hidden_card_never_showed() -> None:
+    table = ScriptedTable()
+    table.put("m1.mountain", "R01").put("m2.mountain", "Y01", "G01").settle()
+    table.put("m2.field.p1", "K01").settle()
+    game = table.tracker.game
+    assert game is not None and game.size(8) == 2 and game.mountain(0) == cards("R01")
+    assert [e.event for e in table.events()] == [FieldPlay(0, 1, cards("K01"), field=0)]
+
+
+def test_cards_moved_all_over_the_table_resync_once_without_a_cascade() -> None:
+    table = ScriptedTable().start()
+    table.put("m1.field.p1", "R01", "O01").put("m2.field.p2", "Y01").settle()   # three known cards moved at once
+    notices = [n.title for u in table.updates for n in u.notices]
+    assert notices == ["RESYNCED"] and not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.field(0, 0) == cards("O01", "R01") and game.field(1, 1) == cards("Y01")
+    table.put("m1.mountain", "P01").settle()                 # and the game goes on from there
+    assert isinstance(table.events()[-1].event, MountainPlay) and not table.warnings()
+
+
+def test_a_warned_card_left_lying_stands_once_play_goes_on() -> None:
+    table = ScriptedTable().start()
+    table.put("m1.field.p1", "R05").settle()              # color rule: warned
+    assert [w.reason for w in table.warnings()] == ["color-rule"]
+    table.put("m2.mountain", "K02").settle()               # p2 plays on: the red card stands, p2 built
+    assert [w.reason for w in table.warnings()] == ["color-rule"]   # no second warning
+    events = [e for e in table.tracker.events]
+    assert [e.forced for e in events] == [True, False]
+    assert events[1].event == MountainPlay(1, 1, cards("K02"))
+    assert not table.tracker.warnings
+
+
+def test_join_adopts_the_table_with_the_counts_given() -> None:
+    tracker = Tracker(settle_s=1.0)
+    tracker.request_join(JoinCounts(turn=1, hands=(7, 5), cups=(4, 3), deck=40))
+    table = ScriptedTable(tracker)
+    table.put("m1.mountain", "R01", "O01").put("m1.field.p1", "Y01").put("m2.mountain", "G01")
+    table.put("p1.river.1", "K01").put("discard", "P09").settle()
+    game = tracker.game
+    assert game is not None and game.turn == 1 and game.hand_size(0) == 7 and game.cup_size(0) == 4
+    assert game.deck_size == 40 and game.river(0) == cards("K01") and game.field(0, 0) == cards("Y01")
+    assert game.discard_size == 1 + 108 - 6 - 12 - 7 - 40   # P09 seen, the rest counted
+    table.put("m2.field.p2", "P01").settle()               # p2 plays: as told
+    assert [e.event for e in table.events()] == [FieldPlay(1, 1, cards("P01"), field=1)]
+
+
+def test_join_without_the_turn_learns_it_from_the_first_field_play() -> None:
+    tracker = Tracker(settle_s=1.0)
+    tracker.request_join(JoinCounts())
+    table = ScriptedTable(tracker)
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").put("m1.field.p2", "K01").settle()
+    assert tracker.game is not None and tracker.unknown == {"turn", "hands", "cups", "deck"}
+    table.put("m2.field.p2", "P01").settle()              # p2's field: p2 was to play
+    assert [e.event for e in table.events()] == [FieldPlay(1, 1, cards("P01"), field=1)]
+    assert not table.warnings() and "turn" not in tracker.unknown
+
+
+def test_catching_up_after_a_restart_finds_the_moves_made_meanwhile() -> None:
+    table = ScriptedTable().start()
+    table.put("m1.mountain", "P01").settle()
+    game = table.tracker.game
+    assert game is not None
+    restarted = ScriptedTable(Tracker(settle_s=1.0))
+    restarted.cards = dict(table.cards)
+    restarted.tracker.resume(game.copy())
+    restarted.put("m2.field.p2", "K01").put("discard", "Y05", "Y06")   # two moves while it was off
+    restarted.settle()
+    assert [e.event for e in restarted.events()] == [FieldPlay(1, 1, cards("K01"), field=1),
+                                                      Discard(0, cards("Y05", "Y06"))]
+    assert [n.title for u in restarted.updates for n in u.notices] == ["CAUGHT UP"]
+
+
+def test_the_other_first_picker_means_one_field_card_went_unread() -> None:
+    table = ScriptedTable().start()
+    for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
+                       ("m2.mountain", "K09"), ("m1.mountain", "K01")):
+        table.put(zone, name).settle()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM and game.turn == 1   # 1-1: p2 did not complete it
+    table.take("R01").put("p1.river.1", "R01").settle()      # yet p1 picks: p1's field had a card under Y02
+    assert not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.size(9) == 2 and game.river(0) == cards("R01")
+
+
+def test_a_refill_with_a_card_under_the_other_counts_it_unseen_after_a_wait() -> None:
+    table = ScriptedTable().start()
+    for move in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
+                 ("m2.mountain", "K09"), ("m1.field.p1", "K01")):
+        table.put(*move).settle()
+    for name, zone in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2")):
+        table.take(name).put(zone, name).settle()
+    table.take("Y02", "G02", "K01").put("discard", "Y02", "G02", "K01").settle()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.REFILL
+    table.put("m1.mountain", "R09").hold(4.5)                 # the second refill card lies under R09
+    assert table.events()[-1].event == Refill(0, cards("R09"), unseen=1)
+    assert game.phase is Phase.PLAY and not table.warnings()

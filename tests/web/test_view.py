@@ -1,0 +1,52 @@
+"""The view document: scores broken down per river space, mandalas by color, cups, the history."""
+
+from __future__ import annotations
+
+import random
+
+from companion.engine import Game, play_random_game, summary, table_record
+from companion.tracker.display import DisplayModel
+from companion.tracker.tracker import TrackedEvent
+from companion.web.view import History, table_view
+
+
+def test_the_breakdown_adds_up_to_the_score_and_the_final_is_the_engines() -> None:
+    game = play_random_game(random.Random(7))
+    view = table_view(DisplayModel(phase="play", turn="p1"), game, game_id=4)
+    assert view["final"] == summary(game) and view["game_id"] == 4
+    for index, name in enumerate(("p1", "p2")):
+        player = view["players"][name]
+        assert sum(space["points"] for space in player["river"]) == player["score"] == game.score(index).points
+        assert [space["value"] for space in player["river"]] == list(range(1, len(player["river"]) + 1))
+        cup = player["cup"]
+        assert sum(cup["known"].values()) + cup["unseen"] == cup["size"] == game.cup_size(index)
+    for name, mandala in view["mandalas"].items():
+        cards = sum(len(cards) for cards in mandala["cards"].values())
+        assert sum(mandala["colors"].values()) == cards
+        assert set(mandala["worth"]["p1"]) == set(mandala["colors"])
+        assert not mandala["destroying"], name  # the game is over
+
+
+def test_before_a_deal_there_is_only_the_model() -> None:
+    view = table_view(DisplayModel(phase="setup", turn="p1"), None)
+    assert view["players"] is None and view["final"] is None and view["model"]["phase"] == "setup"
+
+
+def test_history_narrates_new_events_and_follows_an_undo() -> None:
+    record = table_record(play_random_game(random.Random(3)))
+    game = Game(record.setup)
+    tracked: list[TrackedEvent] = []
+    history = History()
+    for frame, (_, event) in enumerate(record.events[:5]):
+        game.push(event)
+        tracked.append(TrackedEvent(frame, event))
+        lines = history.lines(game, tracked)
+    assert [line["n"] for line in lines] == [1, 2, 3, 4, 5]
+    assert all(line["text"].endswith(".") for line in lines)
+    game.pop()
+    tracked.pop()
+    assert len(history.lines(game, tracked)) == 4
+    other = TrackedEvent(99, record.events[5][1])
+    game.push(other.event, force=True)
+    assert history.lines(game, [*tracked, other])[-1]["frame"] == 99
+    assert history.lines(None, []) == []
