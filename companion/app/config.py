@@ -86,6 +86,13 @@ class TrackerSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class GameSettings:
+    ruleset: str = "mandala"
+    """Which game the table plays (interfaces.md section 10): mandala (the official game) or mountains; its
+    playmat (``calibration/layouts/<ruleset>-playmat.json``) is the default layout."""
+
+
+@dataclass(frozen=True, slots=True)
 class VisionSettings:
     decoder: str = "zxing"
     calibration: Path | None = None
@@ -106,6 +113,7 @@ class Config:
     tracker: TrackerSettings = field(default_factory=TrackerSettings)
     vision: VisionSettings = field(default_factory=VisionSettings)
     logging: LoggingSettings = field(default_factory=LoggingSettings)
+    game: GameSettings = field(default_factory=GameSettings)
     web: WebSettings = field(default_factory=WebSettings)
     """The phone view (docs/web.md): off unless ``listen`` is set."""
     state_dir: Path = DEFAULT_STATE_DIR
@@ -113,8 +121,9 @@ class Config:
     """The file this was read from; None when every value is a default."""
 
 
-SECTIONS = ("camera", "display", "buttons", "layout", "tracker", "vision", "logging", "web")
-TOP_LEVEL_KEYS = ("state_dir",)
+SECTIONS = ("camera", "display", "buttons", "layout", "tracker", "vision", "logging", "game", "web")
+TOP_LEVEL_KEYS = ("state_dir", "ruleset")
+"""``ruleset`` at the top level is the same as ``[game] ruleset`` (interfaces.md section 10 names the key)."""
 
 
 # -- loading ---------------------------------------------------------------------------
@@ -179,15 +188,17 @@ def _build(data: Mapping[str, Any], origin: Path | None, env: Mapping[str, str])
     buttons = _delegate("buttons", section("buttons"), ButtonSettings.from_mapping)
     _check_display(display)
     _check_pins(buttons, display)
+    game = _game(section("game"), data.get("ruleset"))
     return Config(
         camera=_camera(section("camera")),
         display=display,
         buttons=buttons,
-        layout=LayoutSettings(_path(section("layout"), "layout.path", LayoutSettings().path)),
+        layout=LayoutSettings(_path(section("layout"), "layout.path", _default_layout(game.ruleset))),
         tracker=_tracker(section("tracker")),
         vision=_vision(section("vision")),
         logging=LoggingSettings(_choice(_only(section("logging"), "logging", {"level"}), "logging.level",
                                         LOG_LEVELS, "info", lower=True)),
+        game=game,
         web=_delegate("web", section("web"), WebSettings.from_mapping),
         state_dir=_state_dir(data, env),
         origin=origin,
@@ -243,6 +254,34 @@ def _tracker(values: dict[str, Any]) -> TrackerSettings:
         settle_s=_number(values, "tracker.settle_s", default.settle_s, SETTLE_RANGE),
         first_player=_choice(values, "tracker.first_player", ("p1", "p2"), default.first_player),  # type: ignore[arg-type]
     )
+
+
+def _game(values: dict[str, Any], top: object = None) -> GameSettings:
+    from companion.engine.rulesets import RULESETS
+
+    _only(values, "game", {"ruleset"})
+    if top is not None:
+        chosen = _choice({"ruleset": top}, "ruleset", tuple(RULESETS), GameSettings().ruleset)
+        if values.get("ruleset", chosen) != chosen:
+            raise ConfigError(f"ruleset {chosen!r} and game.ruleset {values['ruleset']!r} disagree: give one")
+        values = {**values, "ruleset": chosen}
+    return GameSettings(ruleset=_choice(values, "game.ruleset", tuple(RULESETS), GameSettings().ruleset))
+
+
+def _default_layout(ruleset: str) -> Path:
+    """The ruleset's shipped playmat (the official one's path stays the one it always was)."""
+    return LayoutSettings().path if ruleset == GameSettings().ruleset else PROJECT_DIR / DEFAULT_LAYOUT.with_name(
+        f"{ruleset}-playmat.json")
+
+
+def with_ruleset(config: Config, ruleset: str) -> Config:
+    """The configuration for another ruleset (``run --ruleset``): its playmat too, unless a layout was named."""
+    from dataclasses import replace
+
+    layout = config.layout
+    if layout.path == _default_layout(config.game.ruleset):
+        layout = LayoutSettings(_default_layout(ruleset))
+    return replace(config, game=GameSettings(ruleset), layout=layout)
 
 
 def _vision(values: dict[str, Any]) -> VisionSettings:

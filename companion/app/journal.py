@@ -221,10 +221,12 @@ class JournaledGame:
         return [self.info.header, *standing_lines(self.entries)]
 
     def rebuild(self) -> Game:
-        """The game state after every entry, as the app had it (overrides forced, undos undone)."""
-        record = read_record([self.info.header], Game.rules.name)
-        game = record.new_game()
-        assert isinstance(game, Game)  # the ruleset was asked for
+        """The game state after every entry, as the app had it (overrides forced, undos undone).
+
+        Of the header's ruleset; typed as the official game, the one most callers hold.
+        """
+        record = read_record([self.info.header])
+        game: Game = record.new_game()  # type: ignore[assignment]  # the other ruleset's too
         table = record.table_mode
         for entry in self.entries:
             if entry.kind in ("undo", "correction") and game.stack:
@@ -233,7 +235,7 @@ class JournaledGame:
                 # Overrides and corrections are the players' word; an event the
                 # rules refuse still happened at the table (its warning is journaled
                 # too), so it is applied as far as it makes sense, as the app did.
-                event = _event(entry, table)
+                event = _event(entry, table, type(game).parse_event)
                 game.push(event, force=entry.kind != "event" or not game.is_legal(event))
         return game
 
@@ -266,9 +268,10 @@ def standing_lines(entries: Sequence[Entry]) -> list[str]:
     return lines
 
 
-def _event(entry: Entry, table: bool) -> Event:
+def _event(entry: Entry, table: bool, parse: Callable[[Any, bool], Any] = parse_event) -> Any:
+    """An entry's event, read by the game's ruleset (``parse``: its ``parse_event``)."""
     try:
-        return parse_event(parse_json(entry.line), table)
+        return parse(parse_json(entry.line), table)
     except (ValueError, CompanionError) as error:
         raise JournalError(f"journal entry {entry.seq}: unreadable event line ({error})") from None
 

@@ -403,7 +403,8 @@ class Runner:
         if not self.session.board_found:
             return "board not found: keep the mat corners in view"
         if game is None:
-            return "waiting for a deal (two cards in each mountain)"
+            return ("waiting for a starting card on the start row" if self.session.ruleset == "mountains"
+                    else "waiting for a deal (two cards in each mountain)")
         return f"game {self.session.game_id}: {len(game.stack)} events, {game.phase.name.lower()}"
 
     # -- main thread: the ui --------------------------------------------------------------
@@ -514,7 +515,8 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
     lens = lens_for_run(config, calibration)
     pipeline = TablePipeline(load_layout(config.layout.path), decoder=config.vision.decoder,
                              settle_s=config.tracker.settle_s,
-                             first_player=0 if config.tracker.first_player == "p1" else 1, lens=lens)
+                             first_player=0 if config.tracker.first_player == "p1" else 1, lens=lens,
+                             ruleset=config.game.ruleset)
     journal = Journal.open(config.state_dir)
     share_with_group(config.state_dir)
     for finding in journal.findings:  # what was missing or damaged, and what was restored: said, never silent

@@ -26,13 +26,17 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.app.journal import Journal, JournaledGame, Kind, standing_lines
-from companion.app.table import TablePipeline
-from companion.engine import Game, Resync
+from companion.app.table import TablePipeline, TableTracker
+from companion.engine import Game, MountainsGame, Resync
+from companion.engine.base import BaseGame
 from companion.engine.record import record_header
+from companion.errors import ConfigError
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.display import JOIN_FIELDS, PLAYERS, CameraStatus, DisplayModel
 from companion.tracker.model import display_model
+from companion.tracker.mountains import MountainsTracker
+from companion.tracker.mountains_display import mountains_display_model
 from companion.tracker.tracker import TrackedEvent, Tracker, Update, Warning
 
 if TYPE_CHECKING:
@@ -61,8 +65,13 @@ class Session:
         self.frames = 0
 
     @property
-    def tracker(self) -> Tracker:
+    def tracker(self) -> TableTracker:
         return self.pipeline.tracker
+
+    @property
+    def ruleset(self) -> str:
+        """The game the table plays, as its tracker follows it."""
+        return MountainsTracker.ruleset if isinstance(self.tracker, MountainsTracker) else "mandala"
 
     # -- start ----------------------------------------------------------------------
 
@@ -74,7 +83,11 @@ class Session:
         if saved is None:
             return None
         game = saved.rebuild()
-        self.tracker.resume(game, _standing_frames(saved, len(game.stack)))
+        if game.rules.name != self.ruleset:
+            log.warning("game %d of the journal is a game of %s, this table plays %s: not resumed",
+                        saved.info.id, game.rules.name, self.ruleset)
+            return None
+        self.tracker.resume(game, _standing_frames(saved, len(game.stack)))  # type: ignore[arg-type]
         self.tracker.accepted.update(saved.accepted())  # else a card accepted as it lies is warned again
         self.game_id = saved.info.id
         log.info("resumed game %d: %d events, %s", saved.info.id, len(game.stack), game.phase.name.lower())
@@ -89,7 +102,7 @@ class Session:
         self.now, self.frames = now, self.frames + 1
         if update.started:
             self._start_game()
-        for taken in update.undone:
+        for taken in update.undone:  # a play taken back; mountains: a turn its discard showed the draw of
             self._append("undo", taken.event, taken.frame)
             log.info("frame %d: taken back: %s", taken.frame, taken.event)
         for tracked in update.events:
@@ -109,8 +122,11 @@ class Session:
         return self.pipeline.board_found
 
     def model(self, now: float | None = None, camera: CameraStatus = "ok") -> DisplayModel:
-        model = display_model(self.tracker, self.now if now is None else now, camera_ok=camera == "ok",
-                              board_ok=self.pipeline.board_found)
+        when = self.now if now is None else now
+        tracker = self.tracker
+        model = (mountains_display_model(tracker, when, camera_ok=camera == "ok", board_ok=self.pipeline.board_found)
+                 if isinstance(tracker, MountainsTracker) else
+                 display_model(tracker, when, camera_ok=camera == "ok", board_ok=self.pipeline.board_found))
         return model if camera in ("ok", model.camera) else replace(model, camera=camera)
 
     # -- the players' commands --------------------------------------------------------
@@ -165,31 +181,40 @@ class Session:
     def _new_game(self, command: AppCommand) -> Applied:
         self._finish("abandoned for a new game")
         self.tracker.new_game()
-        return Applied(command, "new game: deal two cards into each mountain", True)
+        deal = ("lay the starting cards on the start row" if isinstance(self.tracker, MountainsTracker)
+                else "deal two cards into each mountain")
+        return Applied(command, f"new game: {deal}", True)
 
     def _first_player(self, command: AppCommand) -> Applied:
         player = PLAYERS.index(command.player or "p1")
-        game: Game | None = self.tracker.game
+        game: BaseGame[Any, Any] | None = self.tracker.game
         self.tracker.set_first_player(player)
         if game is not None and not game.stack and self.game_id is not None:
             # The deal's header names the first player: the game starts again in the journal.
             self._start_game()
         return Applied(command, f"first player: {PLAYERS[player]}", True)
 
+    def _official(self, what: str) -> Tracker:
+        """The official game's tracker, for what only it does (joining, choosing a reading)."""
+        if not isinstance(self.tracker, Tracker):
+            raise ConfigError(f"{what}: not for a table of the {self.ruleset} ruleset (the official game only)")
+        return self.tracker
+
     def join(self, counts: JoinCounts, *, ask: bool) -> None:
         """Join the game in progress on the table (``--join``); values not given are asked (``ask``) or estimated."""
+        tracker = self._official("--join")
         self._finish("abandoned: joining the game on the table")
-        self.tracker.new_game()
+        tracker.new_game()
         missing = None in (counts.turn, counts.hands, counts.cups, counts.deck)
         if ask and missing:
-            self.tracker.asking = counts  # the display asks; the answers come back as a JOIN command
+            tracker.asking = counts  # the display asks; the answers come back as a JOIN command
         else:
-            self.tracker.request_join(counts)
+            tracker.request_join(counts)
 
     def _join(self, command: AppCommand) -> Applied:
         values = command.values
-        if values is None or len(values) != len(JOIN_FIELDS):
-            return Applied(command, "join: no values", False)
+        if values is None or len(values) != len(JOIN_FIELDS) or not isinstance(self.tracker, Tracker):
+            return Applied(command, "join: no values" if values is None else "join: not for this table", False)
         self._finish("abandoned: joining the game on the table")
         turn, hand1, hand2, cup1, cup2, deck = values
         self.tracker.new_game()
@@ -198,6 +223,8 @@ class Session:
                                 f"deck {deck}", True)
 
     def _choose(self, command: AppCommand) -> Applied:
+        if not isinstance(self.tracker, Tracker):
+            return Applied(command, "choice: nothing to choose on this table", False)
         undone, applied = self.tracker.choose(command.count or 0)
         if not undone and not applied:
             return Applied(command, "choice: kept as applied", False)
@@ -211,7 +238,7 @@ class Session:
 
     def _start_game(self) -> None:
         self._finish("abandoned: a new deal was seen")
-        game = self.tracker.game
+        game: Game | MountainsGame | None = self.tracker.game
         if self.journal is not None and game is not None:
             self.game_id = self.journal.start_game_from_header(record_header(game, table=True))
             log.info("game %d started: %s first", self.game_id, PLAYERS[game.first_player])

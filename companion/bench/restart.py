@@ -53,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class Run(Job):
     """One watch of a game (a :class:`Job`): from ``start`` (frame) on, resuming the journal in ``state``."""
 
-    state: str
+    state: str = ""
+    """The state folder (required: always given by keyword, after the Job's own fields)."""
     start: int = 0
     killed: int = 0
 
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-restart-") as folder:
         base = Path(folder)
         references = [Run(args.style, args.seed + i, args.fps, resolution, args.settle, ideal,
-                          str(base / f"game{i}" / "reference")) for i in range(args.games)]
+                          state=str(base / f"game{i}" / "reference")) for i in range(args.games)]
         with ProcessPoolExecutor(max_workers=max(1, args.jobs), initializer=_use_every_core) as pool:
             finals = list(pool.map(_watch, references))
             restarts: list[Run] = []
@@ -154,7 +155,8 @@ def _killed_runs(reference: Run, moments: int, downtime: float) -> list[Run]:
             state = Path(reference.state).parent / f"killed-{frame}"
             _journal_until(journal, state, frame)
             runs.append(Run(reference.style, reference.seed, reference.fps, reference.resolution, reference.settle,
-                            reference.ideal, str(state), frame + round(downtime * reference.fps), frame))
+                            reference.ideal, state=str(state), start=frame + round(downtime * reference.fps),
+                            killed=frame))
     return runs
 
 

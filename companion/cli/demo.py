@@ -26,9 +26,11 @@ if TYPE_CHECKING:
     from PIL import Image
 
     from companion.app.session import Session
-    from companion.engine import Game
+    from companion.engine import Game, MountainsGame
+    from companion.sim.script import GameScript
     from companion.tracker.display import DisplayModel
     from companion.tracker.tracker import Update
+    from companion.vision.layout import Layout
 
 RESOLUTION = (4608, 2592)
 GIF_SPEEDUP = 4.0
@@ -42,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     demo.add_argument("--gif", type=Path, default=Path("demo-oled.gif"),
                       help="animated GIF of the OLED to write (default demo-oled.gif); --no-gif for none")
     demo.add_argument("--no-gif", dest="gif", action="store_const", const=None)
+    demo.add_argument("--ruleset", choices=("mandala", "mountains"), default="mandala",
+                      help="the game to play: mandala, the official one (default), or mountains (rules-002.md)")
     demo.add_argument("--fast", action="store_true",
                       help="the shortest of a few games, for tests (still 4608x2592 frames through the pipeline)")
     demo.set_defaults(func=run_demo)
@@ -54,21 +58,21 @@ def run_demo(args: argparse.Namespace) -> int:
     from companion.app.session import Session
     from companion.app.table import TablePipeline
     from companion.cli.paths import output_file
-    from companion.engine import play_random_game
-    from companion.sim.game import script_game
-    from companion.vision.layout import load_layout
+    from companion.vision.layout import default_layout_path, load_layout
 
     check_number("--fps", args.fps, FPS_RANGE)
     if args.gif is not None:
         output_file(args.gif, "--gif", (".gif",))  # before the game, not after it
     setup_logging("error")  # the story says what happens; log lines would only repeat it
-    seed = _seed(args)
+    ruleset = getattr(args, "ruleset", "mandala")
+    seed = _seed(args, ruleset)
     started = time.perf_counter()
-    layout = load_layout()
-    game = play_random_game(random.Random(seed), first_player=0)
-    script = script_game(game, layout, seed=seed)
+    layout = load_layout(default_layout_path(ruleset))
+    game = _random_game(seed, ruleset)
+    script = _script(game, layout, seed)
     out = Story(sys.stdout)
-    out.line(f"Mandala demo, game #{seed}: {len(game.stack)} moves, {script.duration_s / 60:.1f} minutes at the "
+    title = "Mandala" if ruleset == "mandala" else "Mandala, mountain boards,"
+    out.line(f"{title} demo, game #{seed}: {len(game.stack)} moves, {script.duration_s / 60:.1f} minutes at the "
              f"table, seen by a {RESOLUTION[0]}x{RESOLUTION[1]} camera at {args.fps:g} frames a second.")
     with _temporary_folder() as state, Journal.open(state) as journal:
         session = Session(TablePipeline(layout), journal)
@@ -84,17 +88,36 @@ def run_demo(args: argparse.Namespace) -> int:
     return 0 if played_right else 1
 
 
-def _seed(args: argparse.Namespace) -> int:
+def _seed(args: argparse.Namespace, ruleset: str = "mandala") -> int:
     if args.fast:
-        return shortest_game(range(args.seed or 0, (args.seed or 0) + 200))
+        return shortest_game(range(args.seed or 0, (args.seed or 0) + 200), ruleset)
     return args.seed if args.seed is not None else random.randrange(1_000_000)
 
 
-def shortest_game(seeds: range) -> int:
+def shortest_game(seeds: range, ruleset: str = "mandala") -> int:
     """The seed of the game with the fewest moves (a whole game in about 130 s of table time)."""
-    from companion.engine import play_random_game
+    return min(seeds, key=lambda s: (len(_random_game(s, ruleset).stack), s))
 
-    return min(seeds, key=lambda s: (len(play_random_game(random.Random(s), first_player=0).stack), s))
+
+def _random_game(seed: int, ruleset: str) -> Game | MountainsGame:
+    from companion.engine import MountainsGame, play_random_game
+
+    if ruleset == "mountains":
+        return play_random_game(random.Random(seed), first_player=0, ruleset=MountainsGame)
+    return play_random_game(random.Random(seed), first_player=0)
+
+
+def _script(game: Game | MountainsGame, layout: Layout, seed: int) -> GameScript:
+    """The game laid on the table by tidy players of its ruleset."""
+    from companion.engine import MountainsGame
+
+    if isinstance(game, MountainsGame):
+        from companion.sim.mountains import script_mountains_game
+
+        return script_mountains_game(game, layout, seed=seed)
+    from companion.sim.game import script_game
+
+    return script_game(game, layout, seed=seed)
 
 
 def _play(session: Session, script: object, layout: object, fps: float, out: Story) -> OledRecorder:
@@ -118,18 +141,19 @@ def _play(session: Session, script: object, layout: object, fps: float, out: Sto
 
 
 def _narrate(session: Session, update: Update, now: float, out: Story) -> None:
-    from companion.engine.narrate import describe
-
     game = session.tracker.game
     if update.started:
-        out.line(f"{_clock(now)}  The deal is seen: a new game begins.")
+        seen = "the deal is seen" if session.ruleset == "mandala" else "a starting card is laid"
+        out.line(f"{_clock(now)}  {seen.capitalize()}: a new game begins.")
+    for tracked in update.undone:
+        out.line(f"{_clock(now)}  (written again: {tracked.event})")
     if game is not None and update.events:
         lines: list[str] = []
         after = game.copy()
         for tracked in reversed(update.events):  # rebuild each event's before/after from the end
             before = after.copy()
             before.pop()
-            lines = [f"{_clock(now)}  {text}" for text in describe(tracked.event, before, after)] + lines
+            lines = [f"{_clock(now)}  {text}" for text in _describe(tracked.event, before, after)] + lines
             after = before
         for text in lines:
             out.line(text)
@@ -139,19 +163,43 @@ def _narrate(session: Session, update: Update, now: float, out: Story) -> None:
         out.line(f"{_clock(now)}  (put right: {warning.reason})")
 
 
-def _report(session: Session, truth: Game, out: Story) -> bool:
-    from companion.engine import summary
-    from companion.engine.narrate import describe_result
+def _describe(event: object, before: Game | MountainsGame, after: Game | MountainsGame) -> list[str]:
+    from companion.engine import MountainsGame
+
+    if isinstance(before, MountainsGame) and isinstance(after, MountainsGame):
+        from companion.engine.mountains.narrate import describe_mountains
+
+        return describe_mountains(event, before, after)  # type: ignore[arg-type]
+    from companion.engine.narrate import describe
+
+    assert not isinstance(before, MountainsGame) and not isinstance(after, MountainsGame)
+    return describe(event, before, after)  # type: ignore[arg-type]
+
+
+def _report(session: Session, truth: Game | MountainsGame, out: Story) -> bool:
+    from companion.engine import MountainsGame, summary
 
     game = session.tracker.game
     out.line("")
     if game is None:
         out.line("The companion never saw a game start.")
         return False
-    right = summary(game) == summary(truth)
+    seen, played = summary(game), summary(truth)
+    if isinstance(game, MountainsGame):
+        from companion.engine.mountains.narrate import describe_mountains_result
+        from companion.tracker.mountains import CAMERA_KNOWN
+
+        # A hand's size is not on the table: what the camera can know is compared.
+        right = all(seen[key] == played[key] for key in CAMERA_KNOWN)
+        result = describe_mountains_result(game)
+    else:
+        from companion.engine.narrate import describe_result
+
+        right = seen == played
+        result = describe_result(game)
     out.line("The companion's final scores match the game as it was played." if right
-             else f"MISMATCH: the companion has {summary(game)}, the game was {summary(truth)}.")
-    for text in describe_result(game):
+             else f"MISMATCH: the companion has {seen}, the game was {played}.")
+    for text in result:
         out.line(text)
     return right
 

@@ -67,7 +67,7 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     width, height = layout.size_mm
     print(
-        f"ok: {args.file}: {layout.name!r}, {width:g}x{height:g} mm, {len(layout.zones)} zones, "
+        f"ok: {args.file}: {layout.name!r} ({layout.ruleset}), {width:g}x{height:g} mm, {len(layout.zones)} zones, "
         f"{len(layout.fiducials)} fiducials, card {layout.card_mm[0]:g}x{layout.card_mm[1]:g} mm, "
         f"sticker {layout.sticker_mm:g} mm"
     )

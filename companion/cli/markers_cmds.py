@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from companion.cli.progress import add_quiet
 from companion.errors import ConfigError
+from companion.markers.codes import ALL_CARD_IDS, CARD_IDS
 from companion.markers.sheets import DEFAULT_DPI, PAPERS, MarkerOutputError, write_markers
 from companion.markers.sizing import MARGIN, WANTED_PX_PER_MODULE, choose_sticker_mm, sticker_fits
-from companion.vision.layout import Layout, layout_to_dict, load_layout
+from companion.vision.layout import Layout, default_layout_path, layout_to_dict, load_layout
 from companion.vision.stickers import stickers_clash
 
 if TYPE_CHECKING:
@@ -29,13 +30,17 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     markers = subparsers.add_parser(
         "markers",
-        help="write printable sheets (A4 or Letter): 108 card stickers, playmat fiducials, the lens calibration "
-             "sheet, a guide; markers check: every sticker on a card of its color?",
+        help="write printable sheets (A4 or Letter): card stickers (108; 120 with --ruleset mountains), playmat "
+             "fiducials, the lens calibration sheet, a guide; markers check: every sticker on a card of its color?",
     )
     markers.add_argument("--out", type=Path, default=None, help="output folder (created; required to print)")
     markers.add_argument(
-        "--layout", type=Path, default=None, help="layout JSON giving sticker and fiducial sizes (default: shipped)"
+        "--layout", type=Path, default=None,
+        help="layout JSON giving sticker and fiducial sizes (default: the ruleset's shipped playmat)"
     )
+    markers.add_argument("--ruleset", choices=("mandala", "mountains"), default="mandala",
+                         help="the game the cards are for: mandala, 108 cards (default); mountains, "
+                              "the 108 and the 12 gold cards A01..A12")
     markers.add_argument(
         "--dpi", type=int, default=DEFAULT_DPI, help=f"PNG and PDF raster resolution (default {DEFAULT_DPI})"
     )
@@ -68,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     if args.out is None:
         raise ConfigError("markers: --out DIR is required to print (or: companion markers check)")
-    layout = load_layout(args.layout)
+    ruleset = getattr(args, "ruleset", "mandala")
+    layout = load_layout(args.layout if args.layout is not None else default_layout_path(ruleset))
     if not 150 <= args.dpi <= 1200:
         print(f"companion markers: --dpi {args.dpi} out of 150..1200", file=sys.stderr)
         return 2
@@ -76,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     resolution = _resolution(getattr(args, "resolution", "4608x2592"))
     sticker_mm = _sticker_mm(getattr(args, "sticker_mm", None), layout, lens, resolution)
     sized = dataclasses.replace(layout, sticker_mm=sticker_mm)
-    for path in write_markers(args.out, sized, args.dpi, getattr(args, "paper", "a4")):
+    card_ids = ALL_CARD_IDS if ruleset == "mountains" else CARD_IDS
+    for path in write_markers(args.out, sized, args.dpi, getattr(args, "paper", "a4"), card_ids):
         print(path)
     if sticker_mm != layout.sticker_mm:
         print(_write_layout(args.out / "layout.json", sized))

@@ -20,7 +20,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     replay.add_argument("--json", action="store_true", help="print events, warnings and the final state as JSON")
     replay.add_argument("--fps", type=float, default=10.0, help="frames per second of the input (default 10)")
     replay.add_argument("--first-player", choices=("p1", "p2"), default="p1")
-    replay.add_argument("--layout", type=Path, default=None, help="playmat layout (default: the bundled one)")
+    replay.add_argument("--layout", type=Path, default=None,
+                        help="playmat layout (default: the ruleset's bundled one)")
+    replay.add_argument("--ruleset", choices=("mandala", "mountains"), default=None,
+                        help="the game on the table: mandala (the official one) or mountains (rules-002.md); "
+                             "default: the layout's, else mandala")
     replay.add_argument("--settle", type=float, default=1.0, help="settle time in seconds (default 1.0)")
     replay.add_argument("--decoder", default=None, help="QR decoder: zxing (default) or pyzbar")
     add_join_arguments(replay)
@@ -38,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     game.add_argument("--fps", type=float, default=10.0)
     game.add_argument("--resolution", default="4608x2592", help="WxH (default 4608x2592)")
     game.add_argument("--first-player", choices=("p1", "p2"), default="p1")
+    game.add_argument("--ruleset", choices=("mandala", "mountains"), default="mandala",
+                      help="the game: mandala, the official one (default), or mountains (tidy players only)")
     game.add_argument("--style", choices=STYLES, default="tidy",
                       help="how the players lay cards: tidy (every corner code in view, a rest after each move) "
                            "or sloppy (tight fans either way up, one stacked discard pile, quick moves, bumps)")
@@ -49,7 +55,9 @@ def run_replay(args: argparse.Namespace) -> int:
     from companion.app.config import FPS_RANGE, SETTLE_RANGE, check_number
     from companion.app.table import TableLog, TablePipeline
     from companion.engine import summary
-    from companion.vision.layout import load_layout
+    from companion.errors import ConfigError
+    from companion.tracker.tracker import Tracker
+    from companion.vision.layout import default_layout_path, load_layout
 
     check_number("--fps", args.fps, FPS_RANGE)
     check_number("--settle", args.settle, SETTLE_RANGE)
@@ -57,9 +65,13 @@ def run_replay(args: argparse.Namespace) -> int:
     from companion.vision.lens import load_lens
 
     lens = None if args.calibration is None else load_lens(args.calibration)
-    pipeline = TablePipeline(load_layout(args.layout), decoder=args.decoder, settle_s=args.settle,
-                             first_player=0 if args.first_player == "p1" else 1, lens=lens)
+    ruleset = getattr(args, "ruleset", None)
+    layout = load_layout(args.layout if args.layout is not None else default_layout_path(ruleset or "mandala"))
+    pipeline = TablePipeline(layout, decoder=args.decoder, settle_s=args.settle,
+                             first_player=0 if args.first_player == "p1" else 1, lens=lens, ruleset=ruleset)
     if join is not None:
+        if not isinstance(pipeline.tracker, Tracker):
+            raise ConfigError(f"--join: not for a table of the {pipeline.ruleset} ruleset (the official game only)")
         pipeline.tracker.request_join(join)  # no display to ask: values not given are estimated
     from companion.cli.progress import bar
 
@@ -146,13 +158,26 @@ def run_sim_game(args: argparse.Namespace) -> int:
     from companion.sim.frames import write_game
     from companion.sim.scene import SceneOptions, parse_resolution
     from companion.sim.styles import lay_game
-    from companion.vision.layout import load_layout
+    from companion.vision.layout import default_layout_path, load_layout
 
     check_number("--fps", args.fps, FPS_RANGE)
     width, height = parse_resolution(args.resolution)
-    layout = load_layout()
-    game = play_random_game(random.Random(args.seed), first_player=0 if args.first_player == "p1" else 1)
-    script = lay_game(game, layout, args.style, seed=args.seed)
+    ruleset = getattr(args, "ruleset", "mandala")
+    layout = load_layout(default_layout_path(ruleset))
+    first = 0 if args.first_player == "p1" else 1
+    if ruleset == "mountains":
+        from companion.engine import MountainsGame
+        from companion.errors import ConfigError
+        from companion.sim.mountains import script_mountains_game
+
+        if args.style != "tidy":
+            raise ConfigError("sim game --ruleset mountains: only --style tidy lays games of that ruleset")
+        mountains = play_random_game(random.Random(args.seed), first_player=first, ruleset=MountainsGame)
+        game: Any = mountains
+        script = script_mountains_game(mountains, layout, seed=args.seed)
+    else:
+        game = play_random_game(random.Random(args.seed), first_player=first)
+        script = lay_game(game, layout, args.style, seed=args.seed)
     count = write_game(args.out, script, layout, args.fps, SceneOptions(resolution=(width, height), noise_sigma=2.0))
     print(f"wrote {count} frames of a {len(game.stack)}-event {args.style} game to {args.out}", file=sys.stderr)
     return 0

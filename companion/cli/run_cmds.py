@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--display", default=None,
                         help="ssd1306, sh1106, ssd1309, terminal or none (default: display.display)")
     parser.add_argument("--state-dir", type=Path, help="folder of the game journal (default: state_dir)")
+    parser.add_argument("--ruleset", choices=("mandala", "mountains"), default=None,
+                        help="the game on the table (default: game.ruleset of the configuration, mandala); "
+                             "its playmat is the layout unless layout.path names one")
     parser.add_argument("--calibration", type=Path, metavar="FILE",
                         help="calibration file (companion calibrate --out FILE) whose lens model to map through "
                              "(default: vision.calibration, else STATE_DIR/calibration.json when it has one)")
@@ -97,6 +100,8 @@ def _check(args: argparse.Namespace) -> None:
 
 def _with_overrides(config: Config, args: argparse.Namespace) -> Config:
     """The command line wins over the file."""
+    from companion.app.config import with_ruleset
+
     camera = config.camera
     if args.camera is not None:
         camera = replace(camera, source="path", device=str(args.camera.resolve()),
@@ -106,6 +111,8 @@ def _with_overrides(config: Config, args: argparse.Namespace) -> Config:
     display = config.display
     if args.display is not None:
         display = replace(display, display=args.display)
+    if getattr(args, "ruleset", None) is not None and args.ruleset != config.game.ruleset:
+        config = with_ruleset(config, args.ruleset)
     web = config.web
     if args.web is not None:
         web = replace(web, listen="" if args.web == "off" else args.web)

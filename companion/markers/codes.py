@@ -21,13 +21,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.engine.cards import CARDS, COLOR_NAMES, card_name, color_of
+from companion.engine.cards import ALL_CARDS, CARDS, GOLD_CARDS, card_name, color_name, color_of
 from companion.errors import CompanionError
 from companion.vision.stickers import QR_MODULES, QUIET_ZONE_MODULES, STICKER_INSET_MM, STICKER_MODULES
 
 __all__ = [
+    "ALL_CARD_IDS",
     "CARD_FACE_BGR",
     "CARD_IDS",
+    "GOLD_CARD_IDS",
+    "GOLD_FACE_BGR",
     "LABEL_MODULES",
     "PRINT_BLACK_BGR",
     "QR_MODULES",
@@ -65,6 +68,10 @@ def sticker_cut_mm(sticker_mm: float) -> tuple[float, float]:
 
 CARD_IDS: tuple[str, ...] = tuple(card_name(card) for card in CARDS)
 """All 108 card ids in rulebook order: R01..R18, O01.., Y.., G.., P.., K01..K18."""
+GOLD_CARD_IDS: tuple[str, ...] = tuple(card_name(card) for card in GOLD_CARDS)
+"""The 12 gold cards of the ``mountains`` ruleset: A01..A12 (payload ``MDL-A01`` like any card)."""
+ALL_CARD_IDS: tuple[str, ...] = tuple(card_name(card) for card in ALL_CARDS)
+"""Every card id of every ruleset: the 108 colored cards, then the gold ones."""
 
 CARD_FACE_BGR: dict[str, tuple[int, int, int]] = {
     "red": (46, 40, 196),
@@ -76,6 +83,9 @@ CARD_FACE_BGR: dict[str, tuple[int, int, int]] = {
 }
 """The printed face color of each card color (BGR, 8 bit, under daylight white): what the simulator
 paints and what ``companion markers check`` compares a card's face with, against the sticker's white."""
+GOLD_FACE_BGR = (48, 166, 206)
+"""The gold cards' face (the ``mountains`` ruleset): what the simulator paints. Not a color
+``markers check`` tells apart: under warm light it lies between orange and yellow."""
 STICKER_PAPER_BGR = (242, 244, 245)
 """Sticker paper (the QR quiet zone) under the same light: the white every card face is measured against."""
 PRINT_BLACK_BGR = (28, 26, 26)
@@ -95,7 +105,7 @@ def payload_for(card_id: str) -> str:
 
 def color_name_of(card_id: str) -> str:
     """The rulebook color name of a card id (``"R07"`` -> ``"red"``)."""
-    return COLOR_NAMES[color_of(CARD_IDS.index(card_id))]
+    return color_name(color_of(ALL_CARD_IDS.index(card_id)))
 
 
 @lru_cache(maxsize=512)
@@ -146,5 +156,5 @@ def _strip_border(dark: BoolMatrix) -> BoolMatrix:
     return dark[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1].copy()
 
 
-_CARD_ID_SET = frozenset(CARD_IDS)
+_CARD_ID_SET = frozenset(ALL_CARD_IDS)
 _ALPHANUMERIC = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")

@@ -179,7 +179,8 @@ class StickerPlace:
     copy: int = 0
 
 
-def sticker_places(sticker_mm: float, paper: tuple[float, float] = A4_MM) -> list[StickerPlace]:
+def sticker_places(sticker_mm: float, paper: tuple[float, float] = A4_MM,
+                   card_ids: Sequence[str] = CARD_IDS) -> list[StickerPlace]:
     """The sticker grid: a card's two stickers side by side, as many cards per page as fit, in card id order.
 
     ``top_mm`` is the top of the code's square; its label strip follows below, inside the same cut.
@@ -190,7 +191,7 @@ def sticker_places(sticker_mm: float, paper: tuple[float, float] = A4_MM) -> lis
     columns = max(1, int((paper[0] - 2 * MARGIN_MM) // cell_w))
     rows = max(1, int((paper[1] - 2 * MARGIN_MM - 22) // cell_h))
     places = []
-    for index, card_id in enumerate(CARD_IDS):
+    for index, card_id in enumerate(card_ids):
         page, slot = divmod(index, columns * rows)
         row, column = divmod(slot, columns)
         left = MARGIN_MM + column * cell_w + 4
@@ -200,9 +201,10 @@ def sticker_places(sticker_mm: float, paper: tuple[float, float] = A4_MM) -> lis
     return places
 
 
-def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI, paper: tuple[float, float] = A4_MM) -> list[Image.Image]:
-    """Both stickers of every card, each with its id, color name and orientation mark inside its cut."""
-    places = sticker_places(sticker_mm, paper)
+def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI, paper: tuple[float, float] = A4_MM,
+                  card_ids: Sequence[str] = CARD_IDS) -> list[Image.Image]:
+    """Both stickers of every card of ``card_ids``, each with its id, color name and orientation mark inside its cut."""
+    places = sticker_places(sticker_mm, paper, card_ids)
     pages = []
     for number in range(places[-1].page + 1):
         on_page = [place for place in places if place.page == number]
@@ -212,7 +214,7 @@ def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI, paper: tuple[float,
             MARGIN_MM,
             MARGIN_MM - 6,
             f"Mandala Table Companion: stickers for cards {cards[0]}-{cards[-1]} "
-            f"({len(cards)} of {len(CARD_IDS)} cards, two each), {sticker_mm:g} mm (print at 100%)",
+            f"({len(cards)} of {len(card_ids)} cards, two each), {sticker_mm:g} mm (print at 100%)",
             3.0,
         )
         page.text(MARGIN_MM, MARGIN_MM - 2, "Cut on the marks. Each sticker goes on a card of the color printed "
@@ -425,9 +427,10 @@ def _short(zone: str) -> str:
 # --------------------------------------------------------------------------- files
 
 
-def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI, paper: str = "a4") -> list[Path]:
-    """Write stickers, fiducials, guide, calibration sheet and the players' page as PDFs and per-page PNGs on
-    ``paper`` (a4, letter); returns the files."""
+def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI, paper: str = "a4",
+                  card_ids: Sequence[str] = CARD_IDS) -> list[Path]:
+    """Write stickers (for ``card_ids``), fiducials, guide, calibration sheet and the players' page as PDFs and
+    per-page PNGs on ``paper`` (a4, letter); returns the files."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -436,7 +439,7 @@ def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI, paper: 
 
     size = PAPERS[paper]
     documents = {
-        "stickers": sticker_pages(layout.sticker_mm, dpi, size),
+        "stickers": sticker_pages(layout.sticker_mm, dpi, size, card_ids),
         "fiducials": fiducial_pages(layout, dpi, size),
         "guide": [guide_page(layout, layout.sticker_mm, dpi, size)],
         "calibration-sheet": [calibration_sheet_page(dpi, size)],

@@ -96,11 +96,6 @@ class Timing:
 
 
 @dataclass
-class _Zone:
-    slot: int = 0
-
-
-@dataclass
 class _Table:
     """The physical table while a script is written: cards in drawing order, fan slots per zone."""
 
@@ -247,7 +242,7 @@ class _Writer:
         self.table = _Table(layout, rng, Spacing(layout.card_mm, layout.sticker_mm))
         self.shots: list[Shot] = []
         self.injections: list[Injection] = []
-        self.game = Game.from_snapshot(game.base)
+        self.game = type(game).from_snapshot(game.base)
         self._done_at: float | None = 0.0
         """When the event being written shows done on the table (None until its first gesture ends)."""
 

@@ -44,8 +44,9 @@ import numpy.typing as npt
 
 from companion.errors import CompanionError
 from companion.markers.codes import (
+    ALL_CARD_IDS,
     CARD_FACE_BGR,
-    CARD_IDS,
+    GOLD_FACE_BGR,
     PRINT_BLACK_BGR,
     STICKER_PAPER_BGR,
     color_name_of,
@@ -385,9 +386,9 @@ def _check_cards(cards: Sequence[PlacedCard]) -> None:
     for card in cards:
         if card.card_id not in _CARD_ID_SET:
             raise SceneError(f"scene: unknown card id {card.card_id!r}")
-        if card.face_color is not None and card.face_color not in CARD_FACE_BGR:
+        if card.face_color is not None and card.face_color not in _FACE_BGR:
             raise SceneError(f"scene: card {card.card_id}: unknown face color {card.face_color!r} "
-                             f"(one of {', '.join(CARD_FACE_BGR)})")
+                             f"(one of {', '.join(_FACE_BGR)})")
 
 
 def scene_truth(
@@ -614,7 +615,9 @@ def _paint_fiducial(texture: Image, fiducial_id: int, centre: Point, size_mm: fl
 
 _PAD_PX = 2  # transparent border so warped edges are anti-aliased
 _BACK_BGR = (120, 84, 52)
-_CARD_ID_SET = frozenset(CARD_IDS)
+_CARD_ID_SET = frozenset(ALL_CARD_IDS)
+_FACE_BGR = {**CARD_FACE_BGR, "gold": GOLD_FACE_BGR}
+"""Every face the simulator paints: the six colors and the mountains ruleset's gold."""
 
 
 @dataclass(frozen=True)
@@ -632,7 +635,7 @@ def _card_texture(
 ) -> _Texture:
     width, height = round(card_mm[0] * scale), round(card_mm[1] * scale)
     scale_xy = (width / card_mm[0], height / card_mm[1])
-    color = CARD_FACE_BGR[face_color or color_name_of(card_id)] if face_up else _BACK_BGR
+    color = _FACE_BGR[face_color or color_name_of(card_id)] if face_up else _BACK_BGR
     face = np.empty((height, width, 3), np.uint8)
     face[...] = color
     _draw_card_art(face, color, face_up)

@@ -15,12 +15,15 @@ play turn=p1 draw=2 deck=80 p1[hand=6 score=3+2? river=R] p2[hand=7 score=0+2? r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from companion.engine.rules import MANDALA
 from companion.errors import DisplayModelError
 from companion.vocab.colors import COLOR_LETTERS, NAME_OF_LETTER
 from companion.vocab.reasons import Reason
+
+if TYPE_CHECKING:
+    from companion.tracker.mountains_display import MountainsView
 
 Phase = Literal["setup", "play", "destruction", "discard-confirm", "over", "join"]
 PlayerName = Literal["p1", "p2"]
@@ -243,6 +246,8 @@ class DisplayModel:
     notice: Notice | None = None
     choice: Choice | None = None
     join: JoinOffer | None = None
+    mountains: MountainsView | None = None
+    """A table of the ``mountains`` ruleset: its own details (the screens draw its pages from them)."""
 
     def __post_init__(self) -> None:
         if self.pairing and not (self.pairing.isdigit() and len(self.pairing) == 6):
@@ -276,6 +281,8 @@ class DisplayModel:
                               ("join", self.join)):
             if detail is not None:
                 parts.append(f"{label}[{detail}]")
+        if self.mountains is not None:
+            parts.append(f"mountains[{self.mountains}]")
         parts += [f"warning[{w}]" for w in self.warnings]
         if self.camera != "ok" or self.board != "ok":
             parts.append(f"camera={self.camera} board={self.board}")

@@ -40,6 +40,7 @@ from companion.engine import (
 )
 from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
 from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
+from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
 from companion.engine.position import Position, build
 from companion.engine.rules import MANDALA
 from companion.errors import PositionError
@@ -53,6 +54,8 @@ from companion.vocab.reasons import title as reason_title
 
 START_MOUNTAIN = MANDALA.mountain_deal
 MAX_STEPS = 64
+MOUNTAINS_EVENTS = (StartCard, DrawCards, PlayCard, DiscardCards)
+"""The other ruleset's events, which never reach this tracker's game (see tracker/mountains.py)."""
 BLIND_S = 2.0
 """The camera was away (board not found, no settled view) this long: the next look may need to catch up."""
 LONG_GAP_S = 12.0
@@ -74,7 +77,7 @@ class Warning:
     """The cards that raised it, as seen in ``zone``; taking them back clears it."""
     zone: str
     frame: int
-    event: Event | None = None
+    event: Event | MountainsEvent | None = None
     """The event an override applies (None: the override only accepts the table as it is)."""
 
     @property
@@ -89,7 +92,7 @@ class Warning:
 @dataclass(frozen=True, slots=True)
 class TrackedEvent:
     frame: int
-    event: Event
+    event: Event | MountainsEvent
     forced: bool = False
     drew: int = 0
     """Cards the player had to draw after it (a build or a discard), for "P1 DRAW 2"."""
@@ -127,7 +130,8 @@ class Update:
     """A new game began with this view (its start is ``tracker.game``'s base)."""
     notices: tuple[Notice, ...] = ()
     undone: tuple[TrackedEvent, ...] = ()
-    """Events taken back before ``events`` were applied (a player took a play back), last first."""
+    """Events taken back before ``events`` were applied, last first: a player took a play back, or (the
+    mountains tracker) a turn is written again once its discard shows how many cards were drawn."""
 
     def __bool__(self) -> bool:
         return bool(self.events or self.warnings or self.cleared or self.started or self.notices or self.undone)
@@ -324,7 +328,7 @@ class Tracker:
         self.warnings.remove(target)
         for card in target.cards:
             self.accepted[card] = target.zone
-        if target.event is None or self.game is None:
+        if target.event is None or self.game is None or isinstance(target.event, MOUNTAINS_EVENTS):
             return None
         event = target.event
         drew = self.game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
@@ -638,8 +642,9 @@ class Tracker:
         if not arrivals and not moved:
             return
         for warning in open_warnings:
-            if warning.event is not None and self.game.validate(warning.event) is not None and \
-                    not _still_forcible(self.game, warning.event):
+            event = warning.event
+            if event is not None and not isinstance(event, MOUNTAINS_EVENTS) and \
+                    self.game.validate(event) is not None and not _still_forcible(self.game, event):
                 continue
             tracked = self._accept(warning)
             if tracked is not None:
@@ -1058,23 +1063,14 @@ class Tracker:
             del self.glimpses[card]
 
     def _clear_put_right(self, view: View) -> list[Warning]:
-        cleared = [w for w in self.warnings if w.reason != Reason.DUPLICATE_CARD
-                   and not any(view.cards.get(c) == w.zone for c in w.cards)]
-        for warning in cleared:
-            self.warnings.remove(warning)
-        return cleared
+        from companion.tracker.standing import put_right
+
+        return put_right(self.warnings, view)
 
     def _check_duplicates(self, view: View, found: _Pass) -> None:
-        known = {c for w in self.warnings if w.reason == Reason.DUPLICATE_CARD for c in w.cards}
-        for card in sorted(view.duplicates - known):
-            # Not through _warn: a misprinted sticker says nothing of the game and the table parting.
-            warning = Warning(Reason.DUPLICATE_CARD, f"{card} is seen in two places at once.",
-                              warning_text(Reason.DUPLICATE_CARD, (card,)).fix, (card,), "", self.frame)
-            self.warnings.append(warning)
-            found.warnings.append(warning)
-        for warning in [w for w in self.warnings if w.reason == Reason.DUPLICATE_CARD]:
-            if not set(warning.cards) & view.duplicates:
-                self.warnings.remove(warning)
+        from companion.tracker.standing import duplicates_seen
+
+        found.warnings += duplicates_seen(self.warnings, view, self.frame)
 
     def _note_positions(self, view: View) -> None:
         self.positions.update(view.positions)
@@ -1132,7 +1128,7 @@ def short_event(event: Event) -> str:
     return _short(event) + where
 
 
-def _short(event: Event) -> str:
+def _short(event: Event | MountainsEvent) -> str:
     """An event in a few words for the screen: "P1 R05"."""
     cards = " ".join(card_name(c) for c in getattr(event, "cards", ()) or ())
     player = getattr(event, "player", None)

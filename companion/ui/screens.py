@@ -64,6 +64,8 @@ class Screen(enum.Enum):
 
 _PAGE_SCREENS = {Page.MAIN: Screen.MAIN, Page.TABLE: Screen.TABLE, Page.STATUS: Screen.STATUS}
 _PHASE_SCREENS = {"setup": Screen.SETUP, "destruction": Screen.DESTRUCTION, "over": Screen.OVER}
+_MOUNTAINS_PAGES = frozenset({Screen.MAIN, Screen.SETUP, Screen.OVER, Screen.TABLE})
+"""The pages a ``mountains`` table draws its own way (companion/ui/mountains_screens.py)."""
 
 def active_warnings(model: DisplayModel, ui: UiState) -> tuple[TableWarning, ...]:
     return tuple(w for w in model.warnings if w.id not in ui.acknowledged)
@@ -135,6 +137,10 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, model: DisplayModel, 
         draw_join_offer(draw, size)
     elif screen is Screen.NOTICE and model.notice is not None:
         draw_notice(draw, model.notice, size)
+    elif model.mountains is not None and screen in _MOUNTAINS_PAGES:  # the other ruleset's own pages
+        from companion.ui.mountains_screens import draw_mountains_page
+
+        draw_mountains_page(draw, screen.value, model, size, hidden_warnings=_hidden(model, ui))
     elif screen is Screen.SETUP:
         draw_setup(draw, model, size)
     elif screen is Screen.DESTRUCTION:

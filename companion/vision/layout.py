@@ -24,15 +24,25 @@ from typing import Any
 from companion.errors import LayoutError, LimitError
 from companion.limits import MAX_LAYOUT_BYTES, parse_json, read_bytes
 from companion.vision.stickers import stickers_clash
-from companion.vocab.zones import ZONE_NAMES as ZONE_NAMES  # every zone a layout must have: defined once there
+from companion.vocab.zones import MOUNTAINS_ZONE_NAMES as MOUNTAINS_ZONE_NAMES  # each ruleset's zones: defined
+from companion.vocab.zones import ZONE_NAMES as ZONE_NAMES  # once there
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
 
+ZONES_OF_RULESET: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"mandala": ZONE_NAMES, "mountains": MOUNTAINS_ZONE_NAMES})
+"""The zones of each ruleset's playmat, by ruleset name (a layout names its ruleset; default mandala)."""
 
-DEFAULT_LAYOUT_PATH: Path = (
-    Path(__file__).resolve().parents[2] / "calibration" / "layouts" / "mandala-playmat.json"
-)
+LAYOUTS_DIR: Path = Path(__file__).resolve().parents[2] / "calibration" / "layouts"
+DEFAULT_LAYOUT_PATH: Path = LAYOUTS_DIR / "mandala-playmat.json"
+
+
+def default_layout_path(ruleset: str = "mandala") -> Path:
+    """Each ruleset's shipped playmat: ``calibration/layouts/<ruleset>-playmat.json``."""
+    if ruleset not in ZONES_OF_RULESET:
+        raise LayoutError(f"no playmat for ruleset {ruleset!r}: expected {' or '.join(ZONES_OF_RULESET)}")
+    return LAYOUTS_DIR / f"{ruleset}-playmat.json"
 
 ARUCO_DICTIONARY_SIZE = 50
 """Fiducial ids come from ArUco ``DICT_4X4_50``: 0..49."""
@@ -69,6 +79,8 @@ class Layout:
     sticker_mm: float
     fiducials: tuple[Fiducial, ...]
     zones: Mapping[str, Polygon]
+    ruleset: str = "mandala"
+    """The game this mat is printed for (``"ruleset"`` in the file; its zones are that game's)."""
 
     def __hash__(self) -> int:
         # zones is a mapping, which is not hashable; hash its items so a layout
@@ -81,6 +93,7 @@ class Layout:
                 self.sticker_mm,
                 self.fiducials,
                 tuple(sorted(self.zones.items())),
+                self.ruleset,
             )
         )
 
@@ -107,10 +120,16 @@ class Layout:
         """The fiducial with this ArUco id, or None."""
         return next((f for f in self.fiducials if f.id == fiducial_id), None)
 
+    @property
+    def zone_names(self) -> tuple[str, ...]:
+        """The zones this layout's ruleset requires, in interfaces.md order."""
+        return ZONES_OF_RULESET.get(self.ruleset, ZONE_NAMES)
+
     def zone_order(self) -> Iterator[str]:
         """The zone names in the order :meth:`zone_at` tries them: interfaces.md's first, then any others."""
-        yield from (name for name in ZONE_NAMES if name in self.zones)
-        yield from (name for name in self.zones if name not in ZONE_NAMES)
+        names = self.zone_names
+        yield from (name for name in names if name in self.zones)
+        yield from (name for name in self.zones if name not in names)
 
 
 # --------------------------------------------------------------------------- loading
@@ -163,13 +182,18 @@ def layout_from_dict(document: Any) -> Layout:
     if not isinstance(raw_zones, dict):
         raise LayoutError("'zones' must be an object of name -> polygon")
     zones = {str(zone): _polygon(points, f"zones.{zone}") for zone, points in raw_zones.items()}
-    return Layout(name, size, card, sticker, fiducials, MappingProxyType(zones))
+    ruleset = document.get("ruleset", "mandala")
+    if ruleset not in ZONES_OF_RULESET:
+        raise LayoutError(f"'ruleset' must be {' or '.join(map(repr, ZONES_OF_RULESET))}, not {ruleset!r}")
+    return Layout(name, size, card, sticker, fiducials, MappingProxyType(zones), ruleset)
 
 
 def layout_to_dict(layout: Layout) -> dict[str, Any]:
     """The JSON document of a layout (inverse of :func:`layout_from_dict`)."""
-    return {
-        "name": layout.name,
+    document: dict[str, Any] = {"name": layout.name}
+    if layout.ruleset != "mandala":  # the official game's files stay as interfaces.md shows them
+        document["ruleset"] = layout.ruleset
+    return document | {
         "size_mm": list(layout.size_mm),
         "card_mm": list(layout.card_mm),
         "sticker_mm": layout.sticker_mm,
@@ -251,7 +275,7 @@ def _polygon(points: Any, where: str) -> Polygon:
 def check_layout(layout: Layout) -> list[str]:
     """Everything wrong with a layout, one human line each; [] when it is fine."""
     problems: list[str] = []
-    problems += [f"missing zone {name!r}" for name in ZONE_NAMES if name not in layout.zones]
+    problems += [f"missing zone {name!r}" for name in layout.zone_names if name not in layout.zones]
     if stickers_clash(layout.card_mm, layout.sticker_mm):
         problems.append(f"sticker_mm {layout.sticker_mm:g} is too large for two stickers on a "
                         f"{_fmt(layout.card_mm)} mm card: their codes would cover each other")

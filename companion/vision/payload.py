@@ -1,10 +1,11 @@
-"""Marker payloads: ``MDL-<card id>`` is ours, anything else is foreign."""
+"""Marker payloads: ``MDL-<card id>`` is ours (gold cards ``A01``..``A12`` included), anything else is foreign."""
 
 from __future__ import annotations
 
 import re
 
-_CARD_PAYLOAD = re.compile(r"MDL-([ROYGPK](?:0[1-9]|1[0-8]))")
+_CARD_PAYLOAD = re.compile(r"MDL-([ROYGPK](?:0[1-9]|1[0-8])|A(?:0[1-9]|1[0-2]))")
+"""The 108 colored cards and the ``mountains`` ruleset's 12 gold cards (A01..A12)."""
 
 
 def card_id_from_payload(payload: bytes) -> str | None:

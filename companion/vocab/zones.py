@@ -54,6 +54,25 @@ ZONE_NAMES: tuple[str, ...] = (
 )
 """Every zone a layout of the official game must have, in interfaces.md order."""
 
+START = "start"
+"""The ``mountains`` ruleset's start row, between the two mountain boards."""
+
+
+def mountain_board(player: int) -> str:
+    """A player's own mountain board in the ``mountains`` ruleset (``player`` counts from 0)."""
+    return f"{PLAYER_NAMES[player]}.mountain"
+
+
+def score_pile(player: int) -> str:
+    """A player's face-down score pile in the ``mountains`` ruleset."""
+    return f"{PLAYER_NAMES[player]}.score"
+
+
+MOUNTAINS_ZONE_NAMES: tuple[str, ...] = (mountain_board(0), mountain_board(1), START, score_pile(0), score_pile(1),
+                                         DECK, DISCARD)
+"""Every zone a layout of the ``mountains`` ruleset must have (rules-002.md): each player's mountain board,
+the start row between them, the face-down score piles, deck and discard pile."""
+
 
 @dataclass(frozen=True, slots=True)
 class ZoneRef:
@@ -84,6 +103,10 @@ def parse_zone(name: str) -> ZoneRef:
     return ZoneRef(name)
 
 
+_MOUNTAINS_KINDS = {"mountain": "mountain board", "score": "score pile"}
+"""A player's zones of the ``mountains`` playmat, as a sentence names them."""
+
+
 def describe_zone(name: str) -> str:
     """How a person names a zone in a sentence: "mandala 1's mountain", "player 2's river space 3"."""
     ref = parse_zone(name)
@@ -95,7 +118,9 @@ def describe_zone(name: str) -> str:
     if ref.kind == "river":
         return f"{player}'s river space {ref.space}"
     if ref.player is not None:
-        return f"{player}'s {ref.kind}"
+        return f"{player}'s {_MOUNTAINS_KINDS.get(ref.kind, ref.kind)}"
+    if ref.kind == START:
+        return "the start row"
     if ref.kind == DISCARD:
         return "the discard pile"
     return "the deck" if ref.kind == DECK else name
@@ -113,6 +138,8 @@ def screen_zone(name: str) -> str:
         return f"{player} river {ref.space}"
     if ref.player is not None:
         return f"{player} {ref.kind}"
+    if ref.kind == START:
+        return "start row"
     if ref.kind == DISCARD:
         return "discard pile"
     return name

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.engine import Game
 from companion.web.pairing import Pairing
 from companion.web.settings import WebSettings
 from companion.web.view import History, table_view, warning_title
@@ -149,8 +150,9 @@ class PhoneView:
             return
         self._shown, self.model = key, model
         self._note_warnings(session, model)
-        history = self.history.lines(tracker.game, tracker.events)
-        view = table_view(model, tracker.game, session.game_id, history, list(self._warnings))
+        game = tracker.game if isinstance(tracker.game, Game) else None  # the mountains ruleset: its screens only
+        history = self.history.lines(game, tracker.events)
+        view = table_view(model, game, session.game_id, history, list(self._warnings))
         self.hub.publish(json.dumps(view, separators=(",", ":")))
 
     def _note_warnings(self, session: Session, model: DisplayModel) -> None:

@@ -26,7 +26,7 @@ from companion.engine.game import CUPS, Game, Phase, field_zone, mountain_zone
 from companion.engine.narrate import describe
 from companion.engine.record import summary
 from companion.tracker.display import PLAYERS, DisplayModel
-from companion.tracker.tracker import TrackedEvent
+from companion.tracker.tracker import MOUNTAINS_EVENTS, TrackedEvent
 
 # The OLED's vocabulary, imported here only, so a move of it (branch i15-reasons) is one line to change.
 from companion.ui.screens import warning_title as warning_title
@@ -153,6 +153,8 @@ class History:
 
     def _narrate(self, tracked: TrackedEvent, before: Game, after: Game) -> None:
         event = tracked.event
+        if isinstance(event, MOUNTAINS_EVENTS):
+            return  # the phone narrates the official game only (a mountains game shows no history)
         force = tracked.forced or not after.is_legal(event)  # as the tracker applied it
         after.push(event, force=force)
         sentences = describe(event, before, after)

@@ -603,6 +603,15 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         return parse_state_text(line)
 
 
+def laid_when_scored(before: MountainsGame, event: MountainsEvent) -> tuple[list[Card], list[Card]]:
+    """Each mountain's cards as the round is scored after ``event`` (pushed onto ``before``): those
+    already laid and the card the event plays."""
+    laid = (list(before.known[MOUNTAINS[0]]), list(before.known[MOUNTAINS[1]]))
+    if isinstance(event, PlayCard):
+        laid[event.mountain].append(event.card)
+    return laid
+
+
 def _color_letters(cards: list[Card]) -> list[str]:
     """``["R", "R", "O"]``: each card's color letter, in rulebook order."""
     return [color_letter(color) for color in sorted(COLOR_OF[card] for card in cards)]
