@@ -246,7 +246,7 @@ copy_project() {
     run install -d -m 0755 "$PREFIX" || return 1
     # --delete keeps the copy exact (files removed upstream go); the venv and VCS data stay.
     run rsync -a --delete --exclude=/.venv/ --exclude=/.git/ --exclude=__pycache__/ --exclude='*.egg-info/' \
-        --exclude=/.pytest_cache/ --exclude=/.mypy_cache/ --exclude=/.ruff_cache/ --exclude=/.hypothesis/ \
+        --exclude=/.pytest_cache/ --exclude=/.pytest-tmp/ --exclude=/.mypy_cache/ --exclude=/.ruff_cache/ --exclude=/.hypothesis/ \
         --exclude=/.pip-constraints.txt "$here/" "$PREFIX/" || { problem "copying the project failed"; return 1; }
 }
 
