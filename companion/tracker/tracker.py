@@ -422,6 +422,9 @@ class Tracker:
                 return self._start(pending[1]), True  # the first play came before the hidden card showed
         if deal is None:
             self._deal = None
+            played_on = self._dealt_then_played(view)
+            if played_on is not None:
+                return self._start(played_on), True  # the deal never rested: the first play follows it at once
             return False, False
         if any(len(m) < START_MOUNTAIN for m in deal):
             if pending is None or pending[1] != deal:
@@ -442,6 +445,33 @@ class Tracker:
                 if zone == zones.mountain(m) and len(mountains[m]) < START_MOUNTAIN and card not in mountains[m]:
                     mountains[m] = [*mountains[m], card]
         return mountains[0], mountains[1]
+
+    def _dealt_then_played(self, view: View) -> tuple[list[str], list[str]] | None:
+        """A deal that never came to rest before the first play: its mountains, None if the table is no such one.
+
+        A paced camera on a busy machine drops frames, so a deal resting for
+        less than a couple of settle times may never settle before the first
+        play lands. The table then shows two cards in each mountain, laid
+        before everything else, and a few cards laid after them that the
+        camera saw arrive (a companion switched on mid-game sees every card
+        at once and joins instead). Only with no game on the table.
+        """
+        if (self.game is not None and not self.game.is_over) or not self.mat_cleared:
+            return None
+        def laid(card: str) -> float:
+            return view.laid_at.get(card, self.sight_since)
+
+        mountains = [sorted(view.in_zone(zones.mountain(m)), key=lambda c: (laid(c), c)) for m in (0, 1)]
+        if any(len(cards) < START_MOUNTAIN for cards in mountains):
+            return None
+        deal = (mountains[0][:START_MOUNTAIN], mountains[1][:START_MOUNTAIN])
+        rest = [c for c in view.cards if c not in deal[0] and c not in deal[1]]
+        if not rest or len(rest) > MANDALA.hand_size + 1:
+            return None
+        dealt_by = max(self.sight_since, *(laid(c) for m in deal for c in m))
+        if any(laid(c) < dealt_by + GESTURE_S for c in rest):
+            return None  # not seen arriving after the deal
+        return deal
 
     def _start(self, deal: tuple[list[str], list[str]]) -> bool:
         self._deal = None
@@ -543,7 +573,10 @@ class Tracker:
                               if card_name(c) not in view.cards and not self._coverable(view, card_name(c)))
         # Cards lying where the game has them may stay there a while after the rules move them on.
         stale = {**{c: z for c, z in seen.items() if zones.expected_zone(game, parse_card(c)) == z}, **self.last_zone}
-        return Evidence(seen, glimpses, laid, stale, self._gone_cards(view),
+        gone = self._gone_cards(view)
+        if self.catching_up:
+            gone.update(self._claimed_while_away(view, gone))
+        return Evidence(seen, glimpses, laid, stale, gone,
                         unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time,
                         uncovering=frozenset(z for c, z in self.rest_view.cards.items()
                                              if zones.parse_zone(z).kind == "mountain"
@@ -911,6 +944,36 @@ class Tracker:
             if not self._collateral(view, taken, when) or view.time - since >= LONG_ABSENCE_S:
                 gone.update((c, mountain) for c in cards)
         return gone
+
+    def _claimed_while_away(self, view: View, gone: dict[str, str]) -> dict[str, str]:
+        """After a blind spell: mountain colors wholly out of sight while the rest of their mountain is in sight.
+
+        The restarted (or long blind) tracker saw nothing leave and may know
+        no positions, so "nothing could cover it" cannot be told. A whole
+        color missing from a mountain whose other cards all lie in sight (or
+        that holds new cards: the refill) was claimed in a destruction while
+        the camera was away: no hand rests over the mountain (a color half
+        in sight says one does, or a fan hides a card: then nothing counts as
+        gone). Mountains with unread cards are left out: the color may be
+        under one of them.
+        """
+        game = self.game
+        assert game is not None
+        found: dict[str, str] = {}
+        for mandala in (0, 1):
+            mountain = zones.mountain(mandala)
+            cards = game.mountain(mandala)
+            if game.hidden[mountain_zone(mandala)] or mountain not in view.cards.values():
+                continue
+            by_color: dict[int, list[str]] = {}
+            for card in cards:
+                by_color.setdefault(COLOR_OF[card], []).append(card_name(card))
+            in_sight = {color: [view.cards.get(n) == mountain for n in names] for color, names in by_color.items()}
+            if any(any(seen) and not all(seen) for seen in in_sight.values()):
+                continue  # a color half in sight: something lies over the mountain
+            found.update((name, mountain) for color, names in by_color.items() if not any(in_sight[color])
+                         for name in names if name not in view.cards and name not in gone)
+        return found
 
     def _left_the_table(self, view: View) -> dict[str, str]:
         """Cards the game keeps in a field, a river or a mountain (not being destroyed) that left for good.

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from companion.engine import Claim, Discard, FieldPlay, MountainPlay, Phase, Refill, Resync
+from companion.engine import Claim, Discard, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
 from companion.engine.cards import parse_card, parse_color
+from companion.engine.position import Position, build
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.tracker import Tracker
 from tests.tracker.table import ScriptedTable
@@ -191,3 +192,58 @@ def test_a_refill_with_a_card_under_the_other_counts_it_unseen_after_a_wait() ->
     table.put("m1.mountain", "R09").hold(4.5)                 # the second refill card lies under R09
     assert table.events()[-1].event == Refill(0, cards("R09"), unseen=1)
     assert game.phase is Phase.PLAY and not table.warnings()
+
+
+def _about_to_complete_m1(*m1: str) -> Game:
+    """p1 to play; one green card into p1's field completes m1, and p1 (more field cards) picks first."""
+    return build(Position(mountains=(cards("R01", "Y01", "P01", *m1), cards("G09", "K09")),
+                          fields=((cards("O01", "O02"), cards("K01")), ((), ())),
+                          rivers=(cards("Y09"), ()), hands=(5, 5), turn=0))
+
+
+def _restarted(game: Game) -> ScriptedTable:
+    """A companion restarted on ``game``: the table lies as the game has it (plus what changed meanwhile)."""
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    table.tracker.resume(game.copy())
+    table.put("m1.mountain", "R01", "Y01", "P01").put("m2.mountain", "G09", "K09")
+    table.put("m1.field.p1", "O01", "O02").put("m1.field.p2", "K01").put("p1.river.1", "Y09")
+    return table
+
+
+def test_a_claim_into_the_cup_made_while_the_camera_was_away_is_inferred() -> None:
+    table = _restarted(_about_to_complete_m1())
+    table.put("m1.field.p1", "G05").take("Y01")     # while it was off: p1 completed m1 and claimed yellow (cup)
+    table.settle()
+    assert [e.event for e in table.events()] == [FieldPlay(0, 0, cards("G05"), field=0),
+                                                  Claim(0, parse_color("Y"))]
+    assert not table.warnings() and "RESYNCED" not in [n.title for u in table.updates for n in u.notices]
+    game = table.tracker.game
+    assert game is not None and game.turn == 1 and game.cup_size(0) == 3
+
+
+def test_after_a_restart_a_color_half_in_sight_is_covered_not_claimed() -> None:
+    table = _restarted(_about_to_complete_m1("Y02"))
+    table.put("m1.mountain", "Y02")                   # two yellows in the mountain, one under a hand
+    table.put("m1.field.p1", "G05")
+    table.hold(1.5, hidden=("Y01",))
+    assert [e.event for e in table.events()] == [FieldPlay(0, 0, cards("G05"), field=0)]   # no claim
+    assert table.tracker.game is not None and table.tracker.game.phase is Phase.CLAIM
+
+
+def test_a_deal_that_never_rested_before_the_first_play_starts_the_game() -> None:
+    table = ScriptedTable()
+    table.hold(1.5)                                                   # the empty mat
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").hold(0.5)   # dealt: no rest
+    table.put("m1.field.p1", "K01").settle()                          # p1 plays at once
+    game = table.tracker.game
+    assert game is not None and set(game.mountain(0)) == set(cards("R01", "O01"))
+    assert set(game.mountain(1)) == set(cards("Y01", "G01"))
+    assert [e.event for e in table.events()] == [FieldPlay(0, 0, cards("K01"), field=0)]
+    assert [u.started for u in table.updates if u.started] == [True]
+
+
+def test_a_companion_switched_on_mid_game_starts_no_game_by_itself() -> None:
+    table = ScriptedTable()
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").put("m1.field.p1", "K01")
+    table.settle()                                                    # all there when the camera came in
+    assert table.tracker.game is None and table.tracker.table_in_play
