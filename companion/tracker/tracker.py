@@ -39,7 +39,7 @@ from companion.engine import (
     Reveal,
 )
 from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
-from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
+from companion.engine.game import CUPS, DISCARD, UNSEEN, field_zone, mountain_zone
 from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
 from companion.engine.position import Position, build
 from companion.engine.rules import MANDALA
@@ -635,9 +635,13 @@ class Tracker:
         assert game is not None
         drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
         destroying = game.phase is Phase.CLAIM
+        unread_swept = destroying and game.destroying is not None and \
+            any(game.hidden[field_zone(game.destroying, p)] for p in (0, 1))
         game.push(event, force=True)  # validated by the caller, or the players' word
         if destroying and game.phase is not Phase.CLAIM:
-            self.swept_since = self.view.time  # the claims are done: the fields go onto the pile now
+            # The claims are done: the fields go onto the pile now. Only cards nobody read there can land
+            # on the pile unexplained (a joined game's pile holds uncounted cards: a discard is a discard).
+            self.swept_since = self.view.time if unread_swept else None
         if game.phase is not Phase.CLAIM:
             self.missing_since.clear()
         elif not destroying and game.destroying is not None:  # a destruction begins: what is in sight now

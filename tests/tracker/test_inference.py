@@ -247,3 +247,21 @@ def test_a_companion_switched_on_mid_game_starts_no_game_by_itself() -> None:
     table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").put("m1.field.p1", "K01")
     table.settle()                                                    # all there when the camera came in
     assert table.tracker.game is None and table.tracker.table_in_play
+
+
+def test_a_joined_games_discard_right_after_a_destruction_is_a_discard() -> None:
+    # A joined game's pile holds cards nobody counted: a card laid there after the fields were swept is the
+    # next player's discard, not a swept field card nobody read (the fields held none).
+    tracker = Tracker(settle_s=1.0)
+    tracker.request_join(JoinCounts(turn=0, hands=(6, 6), cups=(2, 2), deck=40))
+    table = ScriptedTable(tracker)
+    table.put("m1.mountain", "R01", "O01", "P01").put("m1.field.p1", "Y02").put("m1.field.p2", "G02")
+    table.put("m2.mountain", "Y01", "G01").put("discard", "P09").settle()
+    table.put("m1.mountain", "K01").settle()                           # p1 completes m1; p2 picks first
+    for name, zone in (("R01", "p2.river.1"), ("O01", "p1.river.1"), ("P01", "p2.river.2"), ("K01", "p1.river.2")):
+        table.take(name).put(zone, name).settle()
+    table.take("Y02", "G02").put("discard", "Y02", "G02").settle()
+    table.put("m1.mountain", "G05", "G06").settle()                   # the refill; p2 to play
+    table.put("discard", "K05").settle()
+    assert table.events()[-1].event == Discard(1, cards("K05"))
+    assert not table.warnings()
