@@ -38,7 +38,7 @@ from companion.engine import (
     Resync,
     Reveal,
 )
-from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
+from companion.engine.cards import CARDS, COLOR_OF, card_name, color_name, parse_card
 from companion.engine.game import CUPS, DISCARD, UNSEEN, field_zone, mountain_zone
 from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
 from companion.engine.position import Position, build
@@ -558,6 +558,7 @@ class Tracker:
                 arrivals, moved = self._differences(view)
                 if not self._reveals(arrivals, moved, found):
                     break
+            self._reveal_the_rest(found)
 
     def _evidence(self, view: View) -> Evidence:
         game = self.game
@@ -1092,6 +1093,24 @@ class Tracker:
                            warning_text(Reason.REVEAL_MISMATCH, strangers).fix, strangers, zone)
                 return True
         return False
+
+    def _reveal_the_rest(self, found: _Pass) -> None:
+        """Cup cards nobody saw (covered in the reveal, or laid while the camera was away) that are determined.
+
+        When every card but one cup's unseen ones is accounted for (deck,
+        hands, pile and the other cup counted and known), the cards nobody has
+        seen anywhere are that cup's. Otherwise the screen keeps asking for
+        the cup cards to be shown.
+        """
+        game = self.game
+        assert game is not None
+        unknown = [player for player in (0, 1) if game.hidden[CUPS[player]]]
+        if len(unknown) != 1 or sum(game.hidden) != game.hidden[CUPS[unknown[0]]]:
+            return
+        left = tuple(card for card in CARDS if game.location(card) == UNSEEN)
+        event = Reveal(unknown[0], left)
+        if game.validate(event) is None:
+            found.events.append(self._push(event, self.frame))
 
     # -- recovery --------------------------------------------------------------------
 

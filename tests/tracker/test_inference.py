@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from companion.engine import Claim, Discard, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
-from companion.engine.cards import parse_card, parse_color
-from companion.engine.position import Position, build
+from dataclasses import replace
+
+from companion.engine import Claim, Discard, EndReason, FieldPlay, Game, MountainPlay, Phase, Refill, Resync, Reveal
+from companion.engine.cards import CARDS, parse_card, parse_color
+from companion.engine.position import Position, build, position_of
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.tracker import Tracker
 from tests.tracker.table import ScriptedTable
@@ -265,3 +267,31 @@ def test_a_joined_games_discard_right_after_a_destruction_is_a_discard() -> None
     table.put("discard", "K05").settle()
     assert table.events()[-1].event == Discard(1, cards("K05"))
     assert not table.warnings()
+
+
+def _over_with_one_cup_card_unseen() -> Game:
+    """The deck ran out; every card is known but one of p1's starting cup cards (O01)."""
+    placed = cards("Y09", "R09", "Y01", "P05", "O01")
+    return build(Position(rivers=(cards("Y09"), cards("R09")), cups=(cards("Y01"), cards("P05")), cup_sizes=(2, 1),
+                          discard=tuple(c for c in CARDS if c not in placed), hands=(0, 0), deck=0,
+                          phase=Phase.OVER, end_reason=EndReason.DECK, deck_ran_out=True))
+
+
+def test_a_cup_card_nobody_saw_is_the_one_card_left_when_every_other_is_known() -> None:
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    table.tracker.resume(_over_with_one_cup_card_unseen())
+    table.put("p1.river.1", "Y09").put("p2.river.1", "R09").put("p1.reveal", "Y01").put("p2.reveal", "P05")
+    table.settle()                                          # O01 was laid and covered while the camera was away
+    assert [e.event for e in table.events()] == [Reveal(0, cards("O01"))]
+    game = table.tracker.game
+    assert game is not None and game.winner() is not None and game.score(0).unknown == 0
+
+
+def test_cup_cards_not_determined_are_asked_for_not_guessed() -> None:
+    game = build(replace(position_of(_over_with_one_cup_card_unseen()), deck=1,
+                         discard=tuple(c for c in CARDS if c not in cards("Y09", "R09", "Y01", "P05", "O01", "O02"))))
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    table.tracker.resume(game)
+    table.put("p1.river.1", "Y09").put("p2.river.1", "R09").put("p1.reveal", "Y01").put("p2.reveal", "P05")
+    table.settle()                                           # O01 or O02: one is in the deck
+    assert not table.events() and table.tracker.game is not None and table.tracker.game.score(0).unknown == 1
