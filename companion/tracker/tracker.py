@@ -44,8 +44,8 @@ from companion.engine.mountains.events import DiscardCards, DrawCards, Mountains
 from companion.engine.position import Position, build
 from companion.engine.rules import MANDALA
 from companion.errors import PositionError
-from companion.tracker import zones
-from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, with_cup_cards
+from companion.tracker import notices, zones
+from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, river_gap, with_cup_cards
 from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
@@ -105,6 +105,8 @@ class Notice:
     title: str
     text: str
     time: float
+    detail: str = ""
+    """What the log says besides (an engine message naming cards and counts): never on the screen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,8 +504,9 @@ class Tracker:
             game, unknown = joined_position(view.cards, counts, self.first_player)
         except PositionError as error:
             # Not a table a game can be read from yet (a card out of sight, a hand): look again at the next rest.
-            if self.notice is None or self.notice.title != "CANNOT JOIN YET":
-                self.notice = Notice("CANNOT JOIN YET", str(error), view.time)
+            if self.notice is None or self.notice.title != notices.CANNOT_JOIN:
+                text = notices.OUT_OF_SIGHT_TEXT if river_gap(view.cards) else notices.DOES_NOT_FIT_TEXT
+                self.notice = Notice(notices.CANNOT_JOIN, text, view.time, detail=str(error))
                 found.notices.append(self.notice)
             return False
         self.join = None
@@ -513,7 +516,7 @@ class Tracker:
         self.catching_up = False
         for card, zone in view.cards.items():
             self.last_zone[card] = zone
-        found.notices.append(Notice("JOINED", "Game joined as it lies.", view.time))
+        found.notices.append(Notice(notices.JOINED, notices.JOINED_TEXT, view.time))
         return True
 
     def resume(self, game: Game, frames: Sequence[int] | None = None) -> None:
@@ -604,7 +607,7 @@ class Tracker:
                                      view.time)
         moves = sum(not isinstance(e, Resync) for e in explanation.events)
         if caught_up and moves >= 2:
-            found.notices.append(Notice("CAUGHT UP", f"{moves} moves while the camera was away.", view.time))
+            found.notices.append(Notice(notices.CAUGHT_UP, notices.caught_up(moves), view.time))
         self._judge_residual(view, found)
 
     def _worth_waiting(self, view: View, explanation: Explanation) -> bool:
@@ -623,7 +626,9 @@ class Tracker:
         taken = self.events.pop()
         found.undone.append(taken)
         if not isinstance(taken.event, Claim):  # a claim re-read with its river card is no news to the players
-            found.notices.append(Notice("TAKEN BACK", f"{_short(taken.event)} was taken back.", self.view.time))
+            cards = [card_name(c) for c in getattr(taken.event, "cards", ()) or ()]
+            text = notices.taken_back(getattr(taken.event, "player", None), cards, _short(taken.event))
+            found.notices.append(Notice(notices.TAKEN_BACK, text, self.view.time))
         if found.events and found.events[-1] is taken:
             found.events.pop()
 
@@ -688,7 +693,7 @@ class Tracker:
             if tracked is not None:
                 found.events.append(tracked)
             # The screen names the warning by its registry title (RULE OF COLOR), never by its code.
-            found.notices.append(Notice("PLAYED ON", f"{reason_title(warning.reason)} left as it lies.", view.time))
+            found.notices.append(Notice(notices.PLAYED_ON, notices.played_on(reason_title(warning.reason)), view.time))
 
     def _differences(self, view: View) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         """Cards seen off their expected place: new on the table, or moved from another zone; by zone."""
@@ -722,7 +727,7 @@ class Tracker:
                 # Cups laid out for scoring: the game is over, though the game followed had not ended yet
                 # (a deck count off by cards nobody read, or never given when joining).
                 found.events.append(self._push(Resync(ended(game).text()), self.frame, forced=True))
-                found.notices.append(Notice("GAME OVER", "The cups are shown: the game has ended.", view.time))
+                found.notices.append(Notice(notices.GAME_OVER, notices.GAME_OVER_TEXT, view.time))
                 self._follow(view, found)
                 return
             if game.phase is Phase.PLAY:
@@ -1134,7 +1139,7 @@ class Tracker:
         for card, zone in seen.items():
             if zones.expected_zone(position, parse_card(card)) == zone:
                 self.last_zone[card] = zone
-        found.notices.append(Notice("RESYNCED", "Check the table.", self.view.time))
+        found.notices.append(Notice(notices.RESYNCED, notices.RESYNCED_TEXT, self.view.time))
         self.notice = found.notices[-1]
 
     # -- keeping track ---------------------------------------------------------------

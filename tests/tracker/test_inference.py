@@ -7,6 +7,7 @@ from dataclasses import replace
 from companion.engine import Claim, Discard, EndReason, FieldPlay, Game, MountainPlay, Phase, Refill, Resync, Reveal
 from companion.engine.cards import CARDS, parse_card, parse_color
 from companion.engine.position import Position, build, position_of
+from companion.tracker import notices
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.tracker import Tracker
 from tests.tracker.table import ScriptedTable
@@ -295,3 +296,16 @@ def test_cup_cards_not_determined_are_asked_for_not_guessed() -> None:
     table.put("p1.river.1", "Y09").put("p2.river.1", "R09").put("p1.reveal", "Y01").put("p2.reveal", "P05")
     table.settle()                                           # O01 or O02: one is in the deck
     assert not table.events() and table.tracker.game is not None and table.tracker.game.score(0).unknown == 1
+
+
+def test_a_join_waits_for_a_river_card_out_of_sight_and_says_so_in_a_few_words() -> None:
+    tracker = Tracker(settle_s=1.0)
+    tracker.request_join(JoinCounts(turn=0, hands=(6, 6), cups=(3, 2), deck=60))
+    table = ScriptedTable(tracker)
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").put("p1.river.2", "K01").settle()
+    assert tracker.game is None and tracker.notice is not None
+    assert (tracker.notice.title, tracker.notice.text) == (notices.CANNOT_JOIN, notices.OUT_OF_SIGHT_TEXT)
+    assert "gap" in tracker.notice.detail                     # the log says which river
+    table.put("p1.river.1", "P01").settle()                   # the hand left: the whole river is in sight
+    assert tracker.game is not None and tracker.game.river(0) == cards("P01", "K01")
+    assert [n.title for u in table.updates for n in u.notices] == [notices.CANNOT_JOIN, notices.JOINED]
