@@ -17,26 +17,24 @@ figure is how often the final result (``summary``) is the game's own.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from companion.bench.restart import laid_game
 from companion.bench.table import Job, _use_every_core, add_watch_arguments
-from companion.engine import Game, Phase, play_random_game, summary
+from companion.engine import Game, Phase, summary
 from companion.errors import ConfigError
 from companion.sim.scene import SceneOptions, parse_resolution
-from companion.sim.script import GameScript, Shot
-from companion.sim.styles import STYLES, lay_game
+from companion.sim.script import GameScript
+from companion.sim.styles import STYLES
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.tracker import Tracker
 from companion.vision.layout import load_layout
 
-REST_AT_END_S = 6.0
-"""The players leave the table as it is after the game."""
 WAYS = ("dealt", "join")
 
 
@@ -94,10 +92,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def _watch(job: Start) -> Result:
     started = time.perf_counter()
     layout = load_layout()
-    game = play_random_game(random.Random(job.seed), first_player=0)
-    script = lay_game(game, layout, job.style, seed=job.seed)
-    last = script.shots[-1]
-    script = replace(script, shots=(*script.shots, Shot(last.cards, None, REST_AT_END_S, "left as it is")))
+    game, script = laid_game(job.style, job.seed, layout)
     if job.way == "dealt":
         first, counts = _shot_start(script, job.fps, next(i for i, s in enumerate(script.shots) if s.cards)), None
     else:
