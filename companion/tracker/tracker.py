@@ -460,6 +460,7 @@ class Tracker:
         """
         if (self.game is not None and not self.game.is_over) or not self.mat_cleared:
             return None
+
         def laid(card: str) -> float:
             return view.laid_at.get(card, self.sight_since)
 
