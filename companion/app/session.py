@@ -109,7 +109,8 @@ class Session:
             self._append(_kind(tracked), tracked.event, tracked.frame)
             log.info("frame %d: %s%s", tracked.frame, tracked.event, " (forced)" if tracked.forced else "")
         for notice in update.notices:
-            log.info("frame %d: %s: %s", index, notice.title, notice.text)
+            detail = f" ({notice.detail})" if notice.detail else ""
+            log.info("frame %d: %s: %s%s", index, notice.title, notice.text, detail)
         for warning in update.warnings:
             self._append("warning", _warning_json(warning), warning.frame)
             log.warning("frame %d: %s: %s %s", warning.frame, warning.reason, warning.message, warning.fix)

@@ -12,6 +12,7 @@ TARGETS: dict[str, str] = {
     "table": "companion.bench.table",
     "run": "companion.bench.run",
     "restart": "companion.bench.restart",
+    "start": "companion.bench.start",
     "teach": "companion.bench.teach",
     "markers": "companion.bench.markers",
 }

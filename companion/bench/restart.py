@@ -31,6 +31,7 @@ from typing import Any
 from companion.app.journal import Journal
 from companion.app.session import Session
 from companion.bench.table import Job, _use_every_core, add_watch_arguments
+from companion.engine import Game
 from companion.sim.scene import parse_resolution
 from companion.sim.script import GameScript, Shot
 from companion.sim.styles import STYLES, lay_game
@@ -105,13 +106,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _script(job: Run, layout: Layout) -> GameScript:
+    return laid_game(job.style, job.seed, layout)[1]
+
+
+def laid_game(style: str, seed: int, layout: Layout) -> tuple[Game, GameScript]:
+    """A random legal game (``seed``) and its script as the ``style`` players lay it, left lying at the end."""
     from dataclasses import replace
 
     from companion.engine import play_random_game
 
-    script = lay_game(play_random_game(random.Random(job.seed), first_player=0), layout, job.style, seed=job.seed)
+    game = play_random_game(random.Random(seed), first_player=0)
+    script = lay_game(game, layout, style, seed=seed)
     last = script.shots[-1]
-    return replace(script, shots=(*script.shots, Shot(last.cards, None, REST_AT_END_S, "left as it is")))
+    return game, replace(script, shots=(*script.shots, Shot(last.cards, None, REST_AT_END_S, "left as it is")))
 
 
 def _watch(job: Run) -> dict[str, Any]:

@@ -103,6 +103,16 @@ def join_estimates(seen: Mapping[str, str], counts: JoinCounts) -> tuple[int, in
     return turn, hands[0], hands[1], cups[0], cups[1], min(deck, 108)
 
 
+def river_gap(seen: Mapping[str, str]) -> bool:
+    """A river seen with a gap (space 3 without space 2): a card out of sight, no position to read yet."""
+    spaces: dict[int, list[int]] = {}
+    for zone in seen.values():
+        ref = zones.parse_zone(zone)
+        if ref.kind == "river" and ref.player is not None and ref.space is not None:
+            spaces.setdefault(ref.player, []).append(ref.space)
+    return any(sorted(taken) != list(range(1, len(taken) + 1)) for taken in spaces.values())
+
+
 def joined_position(seen: Mapping[str, str], counts: JoinCounts, default_turn: int = 0) -> tuple[Game, frozenset[str]]:
     """The game on the table as it lies, with the counts given; the others estimated and returned as unknown."""
     table = _Table.empty()

@@ -38,14 +38,14 @@ from companion.engine import (
     Resync,
     Reveal,
 )
-from companion.engine.cards import COLOR_OF, card_name, color_name, parse_card
-from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
+from companion.engine.cards import CARDS, COLOR_OF, card_name, color_name, parse_card
+from companion.engine.game import CUPS, DISCARD, UNSEEN, field_zone, mountain_zone
 from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
 from companion.engine.position import Position, build
 from companion.engine.rules import MANDALA
 from companion.errors import PositionError
-from companion.tracker import zones
-from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, with_cup_cards
+from companion.tracker import notices, zones
+from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, river_gap, with_cup_cards
 from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
 from companion.tracker.settle import Settler, View
 from companion.vision.observation import FrameObservation
@@ -105,6 +105,8 @@ class Notice:
     title: str
     text: str
     time: float
+    detail: str = ""
+    """What the log says besides (an engine message naming cards and counts): never on the screen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +424,9 @@ class Tracker:
                 return self._start(pending[1]), True  # the first play came before the hidden card showed
         if deal is None:
             self._deal = None
+            played_on = self._dealt_then_played(view)
+            if played_on is not None:
+                return self._start(played_on), True  # the deal never rested: the first play follows it at once
             return False, False
         if any(len(m) < START_MOUNTAIN for m in deal):
             if pending is None or pending[1] != deal:
@@ -442,6 +447,34 @@ class Tracker:
                 if zone == zones.mountain(m) and len(mountains[m]) < START_MOUNTAIN and card not in mountains[m]:
                     mountains[m] = [*mountains[m], card]
         return mountains[0], mountains[1]
+
+    def _dealt_then_played(self, view: View) -> tuple[list[str], list[str]] | None:
+        """A deal that never came to rest before the first play: its mountains, None if the table is no such one.
+
+        A paced camera on a busy machine drops frames, so a deal resting for
+        less than a couple of settle times may never settle before the first
+        play lands. The table then shows two cards in each mountain, laid
+        before everything else, and a few cards laid after them that the
+        camera saw arrive (a companion switched on mid-game sees every card
+        at once and joins instead). Only with no game on the table.
+        """
+        if (self.game is not None and not self.game.is_over) or not self.mat_cleared:
+            return None
+
+        def laid(card: str) -> float:
+            return view.laid_at.get(card, self.sight_since)
+
+        mountains = [sorted(view.in_zone(zones.mountain(m)), key=lambda c: (laid(c), c)) for m in (0, 1)]
+        if any(len(cards) < START_MOUNTAIN for cards in mountains):
+            return None
+        deal = (mountains[0][:START_MOUNTAIN], mountains[1][:START_MOUNTAIN])
+        rest = [c for c in view.cards if c not in deal[0] and c not in deal[1]]
+        if not rest or len(rest) > MANDALA.hand_size + 1:
+            return None
+        dealt_by = max(self.sight_since, *(laid(c) for m in deal for c in m))
+        if any(laid(c) < dealt_by + GESTURE_S for c in rest):
+            return None  # not seen arriving after the deal
+        return deal
 
     def _start(self, deal: tuple[list[str], list[str]]) -> bool:
         self._deal = None
@@ -472,8 +505,9 @@ class Tracker:
             game, unknown = joined_position(view.cards, counts, self.first_player)
         except PositionError as error:
             # Not a table a game can be read from yet (a card out of sight, a hand): look again at the next rest.
-            if self.notice is None or self.notice.title != "CANNOT JOIN YET":
-                self.notice = Notice("CANNOT JOIN YET", str(error), view.time)
+            if self.notice is None or self.notice.title != notices.CANNOT_JOIN:
+                text = notices.OUT_OF_SIGHT_TEXT if river_gap(view.cards) else notices.DOES_NOT_FIT_TEXT
+                self.notice = Notice(notices.CANNOT_JOIN, text, view.time, detail=str(error))
                 found.notices.append(self.notice)
             return False
         self.join = None
@@ -483,7 +517,7 @@ class Tracker:
         self.catching_up = False
         for card, zone in view.cards.items():
             self.last_zone[card] = zone
-        found.notices.append(Notice("JOINED", "Game joined as it lies.", view.time))
+        found.notices.append(Notice(notices.JOINED, notices.JOINED_TEXT, view.time))
         return True
 
     def resume(self, game: Game, frames: Sequence[int] | None = None) -> None:
@@ -528,6 +562,7 @@ class Tracker:
                 arrivals, moved = self._differences(view)
                 if not self._reveals(arrivals, moved, found):
                     break
+            self._reveal_the_rest(found)
 
     def _evidence(self, view: View) -> Evidence:
         game = self.game
@@ -543,7 +578,10 @@ class Tracker:
                               if card_name(c) not in view.cards and not self._coverable(view, card_name(c)))
         # Cards lying where the game has them may stay there a while after the rules move them on.
         stale = {**{c: z for c, z in seen.items() if zones.expected_zone(game, parse_card(c)) == z}, **self.last_zone}
-        return Evidence(seen, glimpses, laid, stale, self._gone_cards(view),
+        gone = self._gone_cards(view)
+        if self.catching_up:
+            gone.update(self._claimed_while_away(view, gone))
+        return Evidence(seen, glimpses, laid, stale, gone,
                         unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time,
                         uncovering=frozenset(z for c, z in self.rest_view.cards.items()
                                              if zones.parse_zone(z).kind == "mountain"
@@ -570,7 +608,7 @@ class Tracker:
                                      view.time)
         moves = sum(not isinstance(e, Resync) for e in explanation.events)
         if caught_up and moves >= 2:
-            found.notices.append(Notice("CAUGHT UP", f"{moves} moves while the camera was away.", view.time))
+            found.notices.append(Notice(notices.CAUGHT_UP, notices.caught_up(moves), view.time))
         self._judge_residual(view, found)
 
     def _worth_waiting(self, view: View, explanation: Explanation) -> bool:
@@ -589,7 +627,9 @@ class Tracker:
         taken = self.events.pop()
         found.undone.append(taken)
         if not isinstance(taken.event, Claim):  # a claim re-read with its river card is no news to the players
-            found.notices.append(Notice("TAKEN BACK", f"{_short(taken.event)} was taken back.", self.view.time))
+            cards = [card_name(c) for c in getattr(taken.event, "cards", ()) or ()]
+            text = notices.taken_back(getattr(taken.event, "player", None), cards, _short(taken.event))
+            found.notices.append(Notice(notices.TAKEN_BACK, text, self.view.time))
         if found.events and found.events[-1] is taken:
             found.events.pop()
 
@@ -602,9 +642,13 @@ class Tracker:
         assert game is not None
         drew = game.required_draws(event) if isinstance(event, MountainPlay | Discard) else 0
         destroying = game.phase is Phase.CLAIM
+        unread_swept = destroying and game.destroying is not None and \
+            any(game.hidden[field_zone(game.destroying, p)] for p in (0, 1))
         game.push(event, force=True)  # validated by the caller, or the players' word
         if destroying and game.phase is not Phase.CLAIM:
-            self.swept_since = self.view.time  # the claims are done: the fields go onto the pile now
+            # The claims are done: the fields go onto the pile now. Only cards nobody read there can land
+            # on the pile unexplained (a joined game's pile holds uncounted cards: a discard is a discard).
+            self.swept_since = self.view.time if unread_swept else None
         if game.phase is not Phase.CLAIM:
             self.missing_since.clear()
         elif not destroying and game.destroying is not None:  # a destruction begins: what is in sight now
@@ -650,7 +694,7 @@ class Tracker:
             if tracked is not None:
                 found.events.append(tracked)
             # The screen names the warning by its registry title (RULE OF COLOR), never by its code.
-            found.notices.append(Notice("PLAYED ON", f"{reason_title(warning.reason)} left as it lies.", view.time))
+            found.notices.append(Notice(notices.PLAYED_ON, notices.played_on(reason_title(warning.reason)), view.time))
 
     def _differences(self, view: View) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         """Cards seen off their expected place: new on the table, or moved from another zone; by zone."""
@@ -684,7 +728,7 @@ class Tracker:
                 # Cups laid out for scoring: the game is over, though the game followed had not ended yet
                 # (a deck count off by cards nobody read, or never given when joining).
                 found.events.append(self._push(Resync(ended(game).text()), self.frame, forced=True))
-                found.notices.append(Notice("GAME OVER", "The cups are shown: the game has ended.", view.time))
+                found.notices.append(Notice(notices.GAME_OVER, notices.GAME_OVER_TEXT, view.time))
                 self._follow(view, found)
                 return
             if game.phase is Phase.PLAY:
@@ -912,6 +956,36 @@ class Tracker:
                 gone.update((c, mountain) for c in cards)
         return gone
 
+    def _claimed_while_away(self, view: View, gone: dict[str, str]) -> dict[str, str]:
+        """After a blind spell: mountain colors wholly out of sight while the rest of their mountain is in sight.
+
+        The restarted (or long blind) tracker saw nothing leave and may know
+        no positions, so "nothing could cover it" cannot be told. A whole
+        color missing from a mountain whose other cards all lie in sight (or
+        that holds new cards: the refill) was claimed in a destruction while
+        the camera was away: no hand rests over the mountain (a color half
+        in sight says one does, or a fan hides a card: then nothing counts as
+        gone). Mountains with unread cards are left out: the color may be
+        under one of them.
+        """
+        game = self.game
+        assert game is not None
+        found: dict[str, str] = {}
+        for mandala in (0, 1):
+            mountain = zones.mountain(mandala)
+            cards = game.mountain(mandala)
+            if game.hidden[mountain_zone(mandala)] or mountain not in view.cards.values():
+                continue
+            by_color: dict[int, list[str]] = {}
+            for card in cards:
+                by_color.setdefault(COLOR_OF[card], []).append(card_name(card))
+            in_sight = {color: [view.cards.get(n) == mountain for n in names] for color, names in by_color.items()}
+            if any(any(seen) and not all(seen) for seen in in_sight.values()):
+                continue  # a color half in sight: something lies over the mountain
+            found.update((name, mountain) for color, names in by_color.items() if not any(in_sight[color])
+                         for name in names if name not in view.cards and name not in gone)
+        return found
+
     def _left_the_table(self, view: View) -> dict[str, str]:
         """Cards the game keeps in a field, a river or a mountain (not being destroyed) that left for good.
 
@@ -1026,6 +1100,24 @@ class Tracker:
                 return True
         return False
 
+    def _reveal_the_rest(self, found: _Pass) -> None:
+        """Cup cards nobody saw (covered in the reveal, or laid while the camera was away) that are determined.
+
+        When every card but one cup's unseen ones is accounted for (deck,
+        hands, pile and the other cup counted and known), the cards nobody has
+        seen anywhere are that cup's. Otherwise the screen keeps asking for
+        the cup cards to be shown.
+        """
+        game = self.game
+        assert game is not None
+        unknown = [player for player in (0, 1) if game.hidden[CUPS[player]]]
+        if len(unknown) != 1 or sum(game.hidden) != game.hidden[CUPS[unknown[0]]]:
+            return
+        left = tuple(card for card in CARDS if game.location(card) == UNSEEN)
+        event = Reveal(unknown[0], left)
+        if game.validate(event) is None:
+            found.events.append(self._push(event, self.frame))
+
     # -- recovery --------------------------------------------------------------------
 
     def _resync(self, found: _Pass) -> None:
@@ -1048,7 +1140,7 @@ class Tracker:
         for card, zone in seen.items():
             if zones.expected_zone(position, parse_card(card)) == zone:
                 self.last_zone[card] = zone
-        found.notices.append(Notice("RESYNCED", "Check the table.", self.view.time))
+        found.notices.append(Notice(notices.RESYNCED, notices.RESYNCED_TEXT, self.view.time))
         self.notice = found.notices[-1]
 
     # -- keeping track ---------------------------------------------------------------

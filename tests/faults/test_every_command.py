@@ -112,6 +112,7 @@ QUICK: dict[str, list[str] | None] = {
     "bench table": None,  # as bench vision
     "bench run": None,  # as bench vision
     "bench restart": None,  # as bench vision
+    "bench start": None,  # as bench vision
     "bench teach": None,  # as bench vision
     "bench markers": None,  # as bench vision
     "demo": None,  # a whole game; its story is printed as it goes (the closed pipe ends it at the first line)

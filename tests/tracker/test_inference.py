@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from companion.engine import Claim, Discard, FieldPlay, MountainPlay, Phase, Refill, Resync
-from companion.engine.cards import parse_card, parse_color
+from dataclasses import replace
+
+from companion.engine import Claim, Discard, EndReason, FieldPlay, Game, MountainPlay, Phase, Refill, Resync, Reveal
+from companion.engine.cards import CARDS, parse_card, parse_color
+from companion.engine.position import Position, build, position_of
+from companion.tracker import notices
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.tracker import Tracker
 from tests.tracker.table import ScriptedTable
@@ -191,3 +195,117 @@ def test_a_refill_with_a_card_under_the_other_counts_it_unseen_after_a_wait() ->
     table.put("m1.mountain", "R09").hold(4.5)                 # the second refill card lies under R09
     assert table.events()[-1].event == Refill(0, cards("R09"), unseen=1)
     assert game.phase is Phase.PLAY and not table.warnings()
+
+
+def _about_to_complete_m1(*m1: str) -> Game:
+    """p1 to play; one green card into p1's field completes m1, and p1 (more field cards) picks first."""
+    return build(Position(mountains=(cards("R01", "Y01", "P01", *m1), cards("G09", "K09")),
+                          fields=((cards("O01", "O02"), cards("K01")), ((), ())),
+                          rivers=(cards("Y09"), ()), hands=(5, 5), turn=0))
+
+
+def _restarted(game: Game) -> ScriptedTable:
+    """A companion restarted on ``game``: the table lies as the game has it (plus what changed meanwhile)."""
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    table.tracker.resume(game.copy())
+    table.put("m1.mountain", "R01", "Y01", "P01").put("m2.mountain", "G09", "K09")
+    table.put("m1.field.p1", "O01", "O02").put("m1.field.p2", "K01").put("p1.river.1", "Y09")
+    return table
+
+
+def test_a_claim_into_the_cup_made_while_the_camera_was_away_is_inferred() -> None:
+    table = _restarted(_about_to_complete_m1())
+    table.put("m1.field.p1", "G05").take("Y01")     # while it was off: p1 completed m1 and claimed yellow (cup)
+    table.settle()
+    assert [e.event for e in table.events()] == [FieldPlay(0, 0, cards("G05"), field=0),
+                                                  Claim(0, parse_color("Y"))]
+    assert not table.warnings() and "RESYNCED" not in [n.title for u in table.updates for n in u.notices]
+    game = table.tracker.game
+    assert game is not None and game.turn == 1 and game.cup_size(0) == 3
+
+
+def test_after_a_restart_a_color_half_in_sight_is_covered_not_claimed() -> None:
+    table = _restarted(_about_to_complete_m1("Y02"))
+    table.put("m1.mountain", "Y02")                   # two yellows in the mountain, one under a hand
+    table.put("m1.field.p1", "G05")
+    table.hold(1.5, hidden=("Y01",))
+    assert [e.event for e in table.events()] == [FieldPlay(0, 0, cards("G05"), field=0)]   # no claim
+    assert table.tracker.game is not None and table.tracker.game.phase is Phase.CLAIM
+
+
+def test_a_deal_that_never_rested_before_the_first_play_starts_the_game() -> None:
+    table = ScriptedTable()
+    table.hold(1.5)                                                   # the empty mat
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").hold(0.5)   # dealt: no rest
+    table.put("m1.field.p1", "K01").settle()                          # p1 plays at once
+    game = table.tracker.game
+    assert game is not None and set(game.mountain(0)) == set(cards("R01", "O01"))
+    assert set(game.mountain(1)) == set(cards("Y01", "G01"))
+    assert [e.event for e in table.events()] == [FieldPlay(0, 0, cards("K01"), field=0)]
+    assert [u.started for u in table.updates if u.started] == [True]
+
+
+def test_a_companion_switched_on_mid_game_starts_no_game_by_itself() -> None:
+    table = ScriptedTable()
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").put("m1.field.p1", "K01")
+    table.settle()                                                    # all there when the camera came in
+    assert table.tracker.game is None and table.tracker.table_in_play
+
+
+def test_a_joined_games_discard_right_after_a_destruction_is_a_discard() -> None:
+    # A joined game's pile holds cards nobody counted: a card laid there after the fields were swept is the
+    # next player's discard, not a swept field card nobody read (the fields held none).
+    tracker = Tracker(settle_s=1.0)
+    tracker.request_join(JoinCounts(turn=0, hands=(6, 6), cups=(2, 2), deck=40))
+    table = ScriptedTable(tracker)
+    table.put("m1.mountain", "R01", "O01", "P01").put("m1.field.p1", "Y02").put("m1.field.p2", "G02")
+    table.put("m2.mountain", "Y01", "G01").put("discard", "P09").settle()
+    table.put("m1.mountain", "K01").settle()                           # p1 completes m1; p2 picks first
+    for name, zone in (("R01", "p2.river.1"), ("O01", "p1.river.1"), ("P01", "p2.river.2"), ("K01", "p1.river.2")):
+        table.take(name).put(zone, name).settle()
+    table.take("Y02", "G02").put("discard", "Y02", "G02").settle()
+    table.put("m1.mountain", "G05", "G06").settle()                   # the refill; p2 to play
+    table.put("discard", "K05").settle()
+    assert table.events()[-1].event == Discard(1, cards("K05"))
+    assert not table.warnings()
+
+
+def _over_with_one_cup_card_unseen() -> Game:
+    """The deck ran out; every card is known but one of p1's starting cup cards (O01)."""
+    placed = cards("Y09", "R09", "Y01", "P05", "O01")
+    return build(Position(rivers=(cards("Y09"), cards("R09")), cups=(cards("Y01"), cards("P05")), cup_sizes=(2, 1),
+                          discard=tuple(c for c in CARDS if c not in placed), hands=(0, 0), deck=0,
+                          phase=Phase.OVER, end_reason=EndReason.DECK, deck_ran_out=True))
+
+
+def test_a_cup_card_nobody_saw_is_the_one_card_left_when_every_other_is_known() -> None:
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    table.tracker.resume(_over_with_one_cup_card_unseen())
+    table.put("p1.river.1", "Y09").put("p2.river.1", "R09").put("p1.reveal", "Y01").put("p2.reveal", "P05")
+    table.settle()                                          # O01 was laid and covered while the camera was away
+    assert [e.event for e in table.events()] == [Reveal(0, cards("O01"))]
+    game = table.tracker.game
+    assert game is not None and game.winner() is not None and game.score(0).unknown == 0
+
+
+def test_cup_cards_not_determined_are_asked_for_not_guessed() -> None:
+    game = build(replace(position_of(_over_with_one_cup_card_unseen()), deck=1,
+                         discard=tuple(c for c in CARDS if c not in cards("Y09", "R09", "Y01", "P05", "O01", "O02"))))
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    table.tracker.resume(game)
+    table.put("p1.river.1", "Y09").put("p2.river.1", "R09").put("p1.reveal", "Y01").put("p2.reveal", "P05")
+    table.settle()                                           # O01 or O02: one is in the deck
+    assert not table.events() and table.tracker.game is not None and table.tracker.game.score(0).unknown == 1
+
+
+def test_a_join_waits_for_a_river_card_out_of_sight_and_says_so_in_a_few_words() -> None:
+    tracker = Tracker(settle_s=1.0)
+    tracker.request_join(JoinCounts(turn=0, hands=(6, 6), cups=(3, 2), deck=60))
+    table = ScriptedTable(tracker)
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01").put("p1.river.2", "K01").settle()
+    assert tracker.game is None and tracker.notice is not None
+    assert (tracker.notice.title, tracker.notice.text) == (notices.CANNOT_JOIN, notices.OUT_OF_SIGHT_TEXT)
+    assert "gap" in tracker.notice.detail                     # the log says which river
+    table.put("p1.river.1", "P01").settle()                   # the hand left: the whole river is in sight
+    assert tracker.game is not None and tracker.game.river(0) == cards("P01", "K01")
+    assert [n.title for u in table.updates for n in u.notices] == [notices.CANNOT_JOIN, notices.JOINED]
