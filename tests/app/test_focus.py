@@ -35,7 +35,9 @@ def test_the_sweep_trades_the_middle_for_the_corners(layout: Layout) -> None:
     camera = FocusingCamera(layout, [], OPTIONS, corner_blur=3.5)
     measure = worst_zone_blur(layout)
     before = measure(camera.read().image)  # type: ignore[union-attr]
-    sweep = sweep_focus(camera, measure)
+    # A clock that never moves: the sweep's time budget is for a real lens, and on a
+    # loaded test machine it cut the sweep short before it reached the best position.
+    sweep = sweep_focus(camera, measure, clock=lambda: 0.0)
     assert sweep.best is not None and sweep.worst_blur is not None
     assert 0.25 <= camera.focus <= 0.85  # between the middle and the corners
     assert before is not None and sweep.worst_blur < before - 0.5
