@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.errors import FrameError
-from companion.vision.candidates import StickerScale, find_candidates, merge_boxes
+from companion.vision.candidates import StickerScale, find_candidates, merge_boxes, tiles
 from companion.vision.changes import ChangeDetector, ChangeMap
 from companion.vision.decoders import (
     DEFAULT_DECODER,
@@ -125,6 +125,16 @@ SHARP_MODULE_PASSES = (DecodePass(1.0, 3.0), DecodePass(1.0, 0.0), DecodePass(2.
 # slightly different resampling.
 SMALL_MODULE_PASSES = (DecodePass(1.5, 3.0), DecodePass(2.0, 3.0, cubic=True))
 PLAIN_PASSES = (DecodePass(1.0, 0.0),)
+# Modules below the 1080p design point (2.7 px): what a wide lens's barrel or a
+# tilted camera leaves at the mat's edges (2.0-2.4 px at 1080p, k1 = -0.3).
+# There each pass reads stickers the others miss (a tight crop of each
+# sticker missed at k1 = -0.3 read under one or two of 32 passes tried, not
+# always the same), so more passes run; and a crop several stickers across
+# is decoded in sticker-sized tiles, since a sticker beside a read one in a
+# large crop was often neither read nor even located (docs/benchmarks.md).
+TINY_MODULE_PX = 2.5
+TINY_MODULE_PASSES = (*SMALL_MODULE_PASSES, DecodePass(3.0, 6.0, cubic=True), DecodePass(1.0, 3.0))
+TINY_CROWD_STICKERS = 2.5
 
 
 @dataclass(frozen=True)
@@ -515,7 +525,7 @@ class VisionPipeline:
         ``since`` is the frame in which the boxes' pixels last changed (default: this one).
         """
         symbols: list[DecodedSymbol] = []
-        for box, scale in zip(boxes, self._scales_at(boxes), strict=True):
+        for box, scale in _tiny_crowds_tiled(boxes, self._scales_at(boxes)):
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
             found, missed = self._read_crop(crop, scale)
             dx, dy = max(0, box.x), max(0, box.y)
@@ -546,6 +556,8 @@ class VisionPipeline:
     def _passes(self, scale: StickerScale) -> tuple[DecodePass, ...]:
         if not self.sharpen_retry:
             return PLAIN_PASSES
+        if scale.module_px < TINY_MODULE_PX:
+            return TINY_MODULE_PASSES
         return SMALL_MODULE_PASSES if scale.module_px < SMALL_MODULE_PX else SHARP_MODULE_PASSES
 
     def _read_crop(self, crop: np.ndarray, scale: StickerScale) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
@@ -719,6 +731,18 @@ def _refuse(frame: object) -> FrameObservation | None:
     except FrameError as error:
         return FrameObservation(BoardStatus(False, (), 0, f"unusable frame: {error}"))
     return None
+
+
+def _tiny_crowds_tiled(boxes: list[Region], scales: list[StickerScale]) -> list[tuple[Region, StickerScale]]:
+    """Each box with its scale; boxes of tiny modules TINY_CROWD_STICKERS across both ways cut into tiles."""
+    out: list[tuple[Region, StickerScale]] = []
+    for box, scale in zip(boxes, scales, strict=True):
+        crowd = min(box.width, box.height) >= TINY_CROWD_STICKERS * scale.sticker_px
+        if scale.module_px < TINY_MODULE_PX and crowd:
+            out += [(tile, scale) for tile in tiles(box, scale.sticker_px)]
+        else:
+            out.append((box, scale))
+    return out
 
 
 def _centre_in_any(box: Region, areas: list[Region]) -> bool:
