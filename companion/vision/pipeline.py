@@ -525,7 +525,9 @@ class VisionPipeline:
         ``since`` is the frame in which the boxes' pixels last changed (default: this one).
         """
         symbols: list[DecodedSymbol] = []
-        for box, scale in _tiny_crowds_tiled(boxes, self._scales_at(boxes)):
+        # Tiles of a crowd take the scale at their own middle (a large box spans a range of them).
+        boxes = _tiny_crowds_tiled(boxes, self._scales_at(boxes, smallest=True))
+        for box, scale in zip(boxes, self._scales_at(boxes), strict=True):
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
             found, missed = self._read_crop(crop, scale)
             dx, dy = max(0, box.x), max(0, box.y)
@@ -535,22 +537,24 @@ class VisionPipeline:
                 self._unread.append(UnreadCrop(box, spots, self.frames if since is None else since))
         return symbols
 
-    def _scales_at(self, boxes: list[Region]) -> list[StickerScale]:
+    def _scales_at(self, boxes: list[Region], *, smallest: bool = False) -> list[StickerScale]:
         """The stickers' expected size in each box, from the image scale where the box lies.
 
         A wide lens's barrel (and a tilted camera) makes stickers at the
         frame's edges a third smaller than in the middle: the decoding passes
         and the size checks follow the sticker in hand, not the mat's middle.
         The scale is held within a factor of two of the middle's, where the
-        mapping extrapolates off the mat.
+        mapping extrapolates off the mat. ``smallest``: the smallest scale
+        over the box's middle and corners (a large box spans a range).
         """
         assert self._scale is not None
         if self._mapping is None or not boxes:
             return [self._scale] * len(boxes)
-        centres = np.array([(b.x + b.width / 2.0, b.y + b.height / 2.0) for b in boxes], np.float64)
+        spots = [(0.5, 0.5), (0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] if smallest else [(0.5, 0.5)]
+        points = np.array([(b.x + fx * b.width, b.y + fy * b.height) for b in boxes for fx, fy in spots], np.float64)
         middle = self._scale.sticker_px
-        stickers_px = np.clip(self.layout.sticker_mm * self._mapping.px_per_mm_at_pixels(centres),
-                              middle / 2.0, middle * 2.0)
+        per_point = self.layout.sticker_mm * self._mapping.px_per_mm_at_pixels(points)
+        stickers_px = np.clip(per_point.reshape(len(boxes), len(spots)).min(axis=1), middle / 2.0, middle * 2.0)
         return [StickerScale(float(px), float(px) / STICKER_MODULES) for px in stickers_px]
 
     def _passes(self, scale: StickerScale) -> tuple[DecodePass, ...]:
@@ -567,7 +571,8 @@ class VisionPipeline:
         decoder located a symbol it could not decode, and only on a window
         around each such symbol (a crop can be a whole fanned row or heap);
         or, when nothing at all was read or located, on the whole crop if it
-        is large enough to hide a blurred sticker. A crop that read
+        is large enough to hide a blurred sticker (with tiny modules, also
+        when nothing was read in its middle). A crop that read
         everything it located stops after one pass. ``scale``: the stickers' size where the crop lies.
         """
         same_px = self._same_place_px()
@@ -579,17 +584,19 @@ class VisionPipeline:
             # Only part of a sticker, or one under glare the sharpening clipped:
             # with modules of 3 px or more the plain crop is worth its cheap pass.
             rest = rest[:1] if scale.module_px >= SMALL_MODULE_PX else []
-        for step in rest if (missed or blind) else []:
-            windows = [None] if blind else _windows(crop, [spot.center for spot in missed], scale)
+        whole = blind or _middle_unread(crop, found, scale)
+        for step in rest if (missed or whole) else []:
+            windows = [None] if whole else _windows(crop, [spot.center for spot in missed], scale)
             located = []
             for window in windows:
                 more, spots = self._decode_window(crop, window, step, scale)
                 found = _merge_symbols(found, more, same_px)
                 located += spots
-            candidates = located if blind else missed
+            candidates = located if whole else missed
             missed = [spot for spot in candidates if not _near_any(spot.center, found, same_px)]
             blind = not found and not missed
-            if not missed and not blind:
+            whole = blind or _middle_unread(crop, found, scale)
+            if not missed and not whole:
                 break
         return found, missed
 
@@ -733,15 +740,22 @@ def _refuse(frame: object) -> FrameObservation | None:
     return None
 
 
-def _tiny_crowds_tiled(boxes: list[Region], scales: list[StickerScale]) -> list[tuple[Region, StickerScale]]:
-    """Each box with its scale; boxes of tiny modules TINY_CROWD_STICKERS across both ways cut into tiles."""
-    out: list[tuple[Region, StickerScale]] = []
-    for box, scale in zip(boxes, scales, strict=True):
+def _middle_unread(crop: np.ndarray, found: list[DecodedSymbol], scale: StickerScale) -> bool:
+    """Whether a crop of tiny modules read nothing in its middle: a tile of a crowd, centred on a sticker
+    its neighbours' reads leave unexplained (neither read nor even located there)."""
+    if scale.module_px >= TINY_MODULE_PX or not found:
+        return False
+    middle = (crop.shape[1] / 2.0, crop.shape[0] / 2.0)
+    return not _near_any(middle, found, scale.sticker_px / 2.0)
+
+
+def _tiny_crowds_tiled(boxes: list[Region], smallest: list[StickerScale]) -> list[Region]:
+    """The boxes, those reaching tiny modules (``smallest``: their smallest scale) and TINY_CROWD_STICKERS
+    across both ways at it cut into tiles."""
+    out: list[Region] = []
+    for box, scale in zip(boxes, smallest, strict=True):
         crowd = min(box.width, box.height) >= TINY_CROWD_STICKERS * scale.sticker_px
-        if scale.module_px < TINY_MODULE_PX and crowd:
-            out += [(tile, scale) for tile in tiles(box, scale.sticker_px)]
-        else:
-            out.append((box, scale))
+        out += tiles(box, scale.sticker_px) if scale.module_px < TINY_MODULE_PX and crowd else [box]
     return out
 
 
