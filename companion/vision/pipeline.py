@@ -127,13 +127,13 @@ SMALL_MODULE_PASSES = (DecodePass(1.5, 3.0), DecodePass(2.0, 3.0, cubic=True))
 PLAIN_PASSES = (DecodePass(1.0, 0.0),)
 # Modules below the least calibrate accepts at the mat's edges (2.4 px; the
 # 1080p design point is 2.7): what a wide lens's barrel leaves there (1.9-2.4
-# px at 1080p, k1 = -0.3). At 2.5 a tilted camera's far side took these
+# px at 1080p, k1 = -0.3). There each pass reads stickers the others miss (a
+# tight crop of a sticker missed at k1 = -0.3 read under one or two of 32
+# passes tried, not always the same), so more passes run; and a crop several
+# stickers across is decoded in sticker-sized tiles, since a sticker beside a
+# read one in a large crop was often neither read nor even located
+# (docs/benchmarks.md). From 2.5 px a tilted camera's far side took these
 # passes on ordinary 1080p tables too: 29% more pixels decoded, nothing more read.
-# There each pass reads stickers the others miss (a tight crop of each
-# sticker missed at k1 = -0.3 read under one or two of 32 passes tried, not
-# always the same), so more passes run; and a crop several stickers across
-# is decoded in sticker-sized tiles, since a sticker beside a read one in a
-# large crop was often neither read nor even located (docs/benchmarks.md).
 TINY_MODULE_PX = 2.4
 TINY_MODULE_PASSES = (*SMALL_MODULE_PASSES, DecodePass(3.0, 6.0, cubic=True), DecodePass(1.0, 3.0))
 TINY_CROWD_STICKERS = 2.5
