@@ -437,17 +437,30 @@ def _problems(calibration: Calibration, layout: Layout, mapping: MatMapping) -> 
     return problems
 
 
-# The mat's corners seen this unevenly (smallest over largest px/mm) mean a
-# tilted camera; evenly smaller than the middle, a wide lens's barrel.
+# The mat's corners seen this unevenly (smallest over largest px/mm, perspective
+# alone) mean a tilted camera.
 TILT_RATIO = 0.85
 
 
 def _edge_problem(calibration: Calibration, layout: Layout, mapping: MatMapping, worst: float) -> Problem:
-    """Too few pixels per module at the mat's edges: a tilted camera, or a lens that shrinks the edges."""
+    """Too few pixels per module at the mat's edges: a tilted camera, or a lens that shrinks the edges.
+
+    Told apart on the mapping's two parts: the homography (perspective: a
+    tilt makes the far side smaller) and the lens model (a barrel makes every
+    edge smaller). "Tilted" only when pointing the camera straight down would
+    bring the worst zone up to the limit: the worst zone's scale with its
+    perspective loss taken away. Through a wide lens a tilt of a few degrees
+    also makes the pinhole scale uneven, yet the barrel is most of the loss
+    and straightening the camera alone would not do.
+    """
     message = f"far side of the mat has {worst:.1f} px per module (at least {MIN_EDGE_PX_PER_MODULE})"
     width, height = layout.size_mm
-    corners = [mapping.px_per_mm((x, y)) for x in (0.1 * width, 0.9 * width) for y in (0.1 * height, 0.9 * height)]
-    if min(corners) < TILT_RATIO * max(corners):
+    corners = [mapping.pinhole_px_per_mm((x, y)) for x in (0.1 * width, 0.9 * width)
+               for y in (0.1 * height, 0.9 * height)]
+    worst_zone = min(layout.zones, key=lambda name: mapping.px_per_mm(layout.zone_center(name)))
+    straight = worst * mapping.pinhole_px_per_mm((width / 2, height / 2)) / mapping.pinhole_px_per_mm(
+        layout.zone_center(worst_zone))
+    if min(corners) < TILT_RATIO * max(corners) and straight >= MIN_EDGE_PX_PER_MODULE:
         return Problem("tilted", message, "point the camera straight down at the mat's centre",
                        "Point camera straight down")
     size = calibration.sticker_mm_needed

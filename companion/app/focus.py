@@ -29,7 +29,7 @@ import numpy as np
 
 from companion.vision.fiducials import FiducialSighting
 from companion.vision.layout import Layout
-from companion.vision.sharpness import blur_px, edge_rises, interpolate
+from companion.vision.sharpness import blur_px, edge_rises_of, interpolate
 
 log = logging.getLogger("companion.focus")
 
@@ -44,8 +44,9 @@ SWEEP_TIMEOUT_S = 20.0
 def fiducial_blur(image: np.ndarray, sightings: Iterable[FiducialSighting]) -> dict[int, float]:
     """Blur sigma (px) at each fiducial whose edges could be measured."""
     blur = {}
-    for sighting in sightings:
-        measured = blur_px([edge_rises(image, sighting)])
+    sightings = list(sightings)
+    for sighting, rises in zip(sightings, edge_rises_of(image, sightings), strict=True):
+        measured = blur_px([rises])
         if measured is not None:
             blur[sighting.id] = measured
     return blur
@@ -53,7 +54,7 @@ def fiducial_blur(image: np.ndarray, sightings: Iterable[FiducialSighting]) -> d
 
 def overall_blur(image: np.ndarray, sightings: Iterable[FiducialSighting]) -> float | None:
     """Blur sigma (px) over all fiducials' edges (their median); None without a measurable edge."""
-    return blur_px([edge_rises(image, sighting) for sighting in sightings])
+    return blur_px(edge_rises_of(image, list(sightings)))
 
 
 def zone_blur(layout: Layout, at_fiducials: Mapping[int, float]) -> dict[str, float]:

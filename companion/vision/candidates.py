@@ -84,11 +84,11 @@ def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale, *, t
             continue  # a speck of texture, far smaller than a symbol
         box = Region(x0 + x * step - margin, y0 + y * step - margin, w * step + 2 * margin, h * step + 2 * margin)
         crowd = min(box.width, box.height) >= CROWD_STICKERS * scale.sticker_px
-        boxes += _tiles(box, scale.sticker_px) if tile or crowd else [box]
+        boxes += tiles(box, scale.sticker_px) if tile or crowd else [box]
     return merge_boxes(boxes)
 
 
-def _tiles(box: Region, sticker_px: float) -> list[Region]:
+def tiles(box: Region, sticker_px: float) -> list[Region]:
     """A box too big for one sticker cut into overlapping sticker-sized tiles.
 
     A fanned row of cards puts stickers side by side and they join into one

@@ -7,6 +7,7 @@ mapping keeps sub-pixel accuracy.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -38,8 +39,8 @@ class FiducialSighting:
 
     @property
     def side_px(self) -> float:
-        pts = np.array(self.corners)
-        return float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+        c = self.corners
+        return sum(math.dist(c[i - 1], c[i]) for i in range(4)) / 4.0
 
     def moved_from(self, other: FiducialSighting) -> float:
         """Largest corner displacement between two sightings, in pixels."""

@@ -123,6 +123,18 @@ class MatMapping:
         """
         return self._scales(self.image_to_mat(points))
 
+    def pinhole_px_per_mm(self, at_mm: Point) -> float:
+        """The scale around a mat point through the homography alone: perspective without the lens's distortion.
+
+        Against :meth:`px_per_mm` it tells a tilted camera (the pinhole scale
+        varies over the mat) from a barrel (it does not; the lens shrinks the
+        edges).
+        """
+        steps = np.array([(0.0, 0.0), (10.0, 0.0), (0.0, 10.0)]) + np.asarray(at_mm, np.float64)
+        probes = _apply(self.inverse, steps)
+        a, b = probes[1] - probes[0], probes[2] - probes[0]
+        return float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0]))) / 10.0
+
     def _scales(self, at_mm: np.ndarray) -> np.ndarray:
         steps = np.array([(0.0, 0.0), (10.0, 0.0), (0.0, 10.0)])  # the point and 10 mm along each axis
         probes = self.mat_to_image((steps[:, None, :] + at_mm[None, :, :]).reshape(-1, 2)).reshape(3, len(at_mm), 2)

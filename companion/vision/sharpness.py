@@ -17,7 +17,8 @@ was sharp (:class:`SmearMeter`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -44,6 +45,29 @@ def edge_rises(image: np.ndarray, sighting: FiducialSighting) -> np.ndarray:
     gives them): rows 0 and 2 cross one direction, 1 and 3 the other. All
     profiles are sampled in one remap.
     """
+    return edge_rises_of(image, [sighting])[0]
+
+
+def edge_rises_of(image: np.ndarray, sightings: Sequence[FiducialSighting]) -> list[np.ndarray]:
+    """:func:`edge_rises` of several markers, their profiles measured together (a third of the time for six)."""
+    profiles = [_profiles(image, sighting) for sighting in sightings]
+    if not profiles:
+        return []
+    # Profiles of markers of different sizes differ in length: pad with the last sample (a flat tail
+    # adds no step, so the rise measured is the same).
+    length = max(p.shape[1] for p in profiles)
+    padded = np.empty((sum(len(p) for p in profiles), length), np.float64)
+    row = 0
+    for p in profiles:
+        padded[row:row + len(p), :p.shape[1]] = p
+        padded[row:row + len(p), p.shape[1]:] = p[:, -1:]
+        row += len(p)
+    rises = _rises(padded).reshape(len(profiles), 4, len(SAMPLES_ALONG_EDGE))
+    return list(rises)
+
+
+def _profiles(image: np.ndarray, sighting: FiducialSighting) -> np.ndarray:
+    """Grey-level profiles across the marker's four edges at SAMPLES_ALONG_EDGE: (4 * samples, P)."""
     corners = np.array(sighting.corners, dtype=np.float64)
     reach = _reach(sighting)
     box = sighting.bounds(margin=reach + 4)
@@ -63,7 +87,7 @@ def edge_rises(image: np.ndarray, sighting: FiducialSighting) -> np.ndarray:
     flat = points.reshape(-1, len(steps), 2).astype(np.float32)
     profiles = cv2.remap(grey, np.ascontiguousarray(flat[..., 0]), np.ascontiguousarray(flat[..., 1]),
                          cv2.INTER_LINEAR)
-    return _rises(np.asarray(profiles, np.float64)).reshape(4, len(along))
+    return np.asarray(profiles, np.float64)
 
 
 def _reach(sighting: FiducialSighting) -> float:
@@ -87,8 +111,8 @@ def directional_rises(rises: np.ndarray, span: float) -> tuple[float, float] | N
     """
     across = []
     for rows in (rises[[0, 2]], rises[[1, 3]]):
-        values = rows[np.isfinite(rows)]
-        across.append(float(np.median(values)) if len(values) >= 2 else math.nan)
+        values = rows[np.isfinite(rows)].tolist()  # ten numbers: np.median costs 20 times more
+        across.append(statistics.median(values) if len(values) >= 2 else math.nan)
     if all(math.isnan(v) for v in across):
         return None
     first, second = (span if math.isnan(v) else v for v in across)
@@ -112,8 +136,9 @@ class SmearMeter:
 
     def measure(self, image: np.ndarray, sightings: Iterable[FiducialSighting]) -> dict[int, float]:
         smear = {}
-        for sighting in sightings:
-            pair = directional_rises(edge_rises(image, sighting), 2 * _reach(sighting))
+        sightings = list(sightings)
+        for sighting, rises in zip(sightings, edge_rises_of(image, sightings), strict=True):
+            pair = directional_rises(rises, 2 * _reach(sighting))
             if pair is None:
                 continue
             known = self._sharp.get(sighting.id)

@@ -408,3 +408,17 @@ def test_the_system_state_folder_is_never_made_off_the_service(tmp_path: Path, m
     err = capsys.readouterr().err
     assert f"state folder {folder} does not exist" in err and "--state-dir" in err and err.count("\n") == 1
     assert not folder.exists()
+
+
+@pytest.mark.parametrize(("scene", "code"), [
+    # The wide lens's barrel, the camera tilted 3.5 degrees: the pinhole scale differs by more than 15%
+    # over the mat, yet the barrel makes most of the loss at the edges: straightening would not do.
+    ({"tilt_deg": 3.5, "tilt_axis_deg": 200.0, **WIDE_LENS}, "small-edges"),
+    # The standard lens tilted 10 degrees: the middle has 2.66 px per module, only the far side falls short.
+    ({"tilt_deg": 10.0, "tilt_axis_deg": 90.0, "fill": 0.9}, "tilted"),
+])
+def test_small_edges_are_told_from_a_tilted_camera(layout: Layout, scene: dict[str, Any], code: str) -> None:
+    lens = "wide" if "distortion" in scene else "standard"
+    calibration, _ = calibrate(frame(layout, cards=[], **scene), layout, lens=lens)
+    edge = [p.code for p in calibration.problems if p.code in ("tilted", "small-edges")]
+    assert edge == [code], calibration.problems

@@ -235,3 +235,26 @@ def test_an_old_card_with_one_sticker_is_read_where_it_lies(layout: Layout, rend
     (seen,) = VisionPipeline(layout).scan(render([card]).image).cards
     assert (seen.card_id, seen.zone, len(seen.stickers_mm)) == ("P09", "p2.river.4", 1)
     assert math.dist(seen.center_mm, card.center_mm) < 1.5
+
+
+def test_modules_a_wide_lens_shrank_get_more_passes_and_crowds_in_tiles(layout: Layout) -> None:
+    """At the mat's edges through a wide lens (2.0-2.4 px per module at 1080p) a sticker needs passes the
+    design point does not, and a crop several stickers across is decoded in tiles; elsewhere nothing changes."""
+    from companion.vision.candidates import StickerScale
+    from companion.vision.observation import Region
+    from companion.vision.pipeline import (
+        SMALL_MODULE_PASSES,
+        TINY_MODULE_PASSES,
+        TINY_MODULE_PX,
+        _tiny_crowds_tiled,
+    )
+
+    pipeline = VisionPipeline(layout)
+    edge, middle = StickerScale(2.2 * 29, 2.2), StickerScale(2.7 * 29, 2.7)
+    assert pipeline._passes(edge) == TINY_MODULE_PASSES and pipeline._passes(middle) == SMALL_MODULE_PASSES
+    assert len(TINY_MODULE_PASSES) > len(SMALL_MODULE_PASSES) and edge.module_px < TINY_MODULE_PX
+    crowd = Region(100, 100, 340, 290)  # 5.3 x 4.5 stickers at the edge's scale
+    assert _tiny_crowds_tiled([crowd], [middle]) == [crowd]
+    edge_tiles = _tiny_crowds_tiled([crowd], [edge])
+    assert len(edge_tiles) > 4 and all(max(b.width, b.height) <= 2.2 * edge.sticker_px + 1 for b in edge_tiles)
+    assert min(b.x for b in edge_tiles) == crowd.x and max(b.x + b.width for b in edge_tiles) == crowd.x + crowd.width

@@ -10,7 +10,7 @@ import pytest
 from companion.sim.scene import PlacedCard, SceneOptions, render_table
 from companion.vision.layout import Layout, load_layout
 from companion.vision.pipeline import VisionPipeline
-from companion.vision.sharpness import SmearMeter, blur_px, edge_rises
+from companion.vision.sharpness import SmearMeter, blur_px, edge_rises, edge_rises_of
 
 # 2304x1296 with 32 mm stickers: 3.3 px per module, fiducials of 70 px; quick to render.
 BASE = SceneOptions(resolution=(2304, 1296), sticker_mm=32.0, noise_sigma=1.5, blur_sigma=0.6, seed=4)
@@ -40,6 +40,19 @@ def test_blur_is_measured_in_pixels_of_sigma(layout: Layout) -> None:
         pipeline.scan(image)
         measured = blur_px([edge_rises(image, s) for s in pipeline.fiducial_sightings.values()])
         assert measured is not None and abs(measured - sigma) < 0.35, (sigma, measured)
+
+
+def test_markers_measured_together_measure_as_each_alone(layout: Layout) -> None:
+    # Markers seen at different sizes (a tilted camera) have profiles of different lengths, padded together.
+    image = render_table(layout, [], dataclasses.replace(BASE, tilt_deg=10.0, blur_sigma=1.2)).image
+    pipeline = VisionPipeline(layout)
+    pipeline.scan(image)
+    sightings = list(pipeline.fiducial_sightings.values())
+    assert len({round(s.side_px) for s in sightings}) > 1
+    together = edge_rises_of(image, sightings)
+    for sighting, rises in zip(sightings, together, strict=True):
+        np.testing.assert_allclose(rises, edge_rises(image, sighting), equal_nan=True)
+    assert edge_rises_of(image, []) == []
 
 
 @pytest.mark.parametrize(("length", "degrees"), [(6.0, 0.0), (10.0, 45.0), (14.0, 100.0)])
