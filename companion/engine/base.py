@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from companion.engine.cards import COLOR_OF, Card, Player, card_name, player_title
+from companion.engine.cards import COLOR_BIT, Card, Player, card_name, colors_mask, player_title
 from companion.engine.rules import Rules
 from companion.engine.violations import Reason, Violation
 from companion.errors import IllegalEventError, InvalidEventError, InvalidStateTextError, PositionError
@@ -134,9 +134,11 @@ class BaseGame(Generic[SetupT, EventT]):
         if any(self.hidden):
             self.hidden[self.DECK] = len(self.rules.cards) - sum(map(len, self.known)) - sum(self.hidden)
         else:
-            for card in self.rules.cards:
-                if self.loc[card] == self.UNSEEN:
-                    self._place(card, self.DECK)
+            loc, unseen, deck = self.loc, self.UNSEEN, self.DECK
+            rest = [card for card in self.rules.cards if loc[card] == unseen]
+            self.known[deck].extend(rest)
+            for card in rest:
+                loc[card] = deck
 
     def _derive(self) -> None:
         """Rebuild derived data from the zones, after a restore or an undo (a ruleset may add its own)."""
@@ -146,10 +148,7 @@ class BaseGame(Generic[SetupT, EventT]):
             self._recompute_mask(zone)
 
     def _recompute_mask(self, zone: int) -> None:
-        mask = 0
-        for card in self.known[zone]:
-            mask |= 1 << COLOR_OF[card]
-        self.masks[self._mask_index[zone]] = mask
+        self.masks[self._mask_index[zone]] = colors_mask(self.known[zone])
 
     def legal_actions(self) -> Iterator[EventT]:
         """Every legal decision of the player to act (the chance part of draws left open)."""
@@ -287,6 +286,18 @@ class BaseGame(Generic[SetupT, EventT]):
         self._log.append((_FRAME, type(self)._get_scalars(self)))
         apply(self, event)
         self.stack.append((event, force))
+
+    def push_legal(self, event: EventT) -> None:
+        """Play an event known to be legal, without validating it again.
+
+        For the events the game's own generator made from this very position
+        (random play: :func:`~companion.engine.deal.play_random_game`); the
+        tests check that every such event passes :meth:`validate`. Anything
+        else goes through :meth:`push`.
+        """
+        self._log.append((_FRAME, type(self)._get_scalars(self)))
+        self._handlers[type(event)][1](self, event)
+        self.stack.append((event, False))
 
     def pop(self) -> EventT:
         """Undo the last event and return it; the state is exactly as before it."""
@@ -450,7 +461,7 @@ class BaseGame(Generic[SetupT, EventT]):
         known[target].append(card)
         loc[card] = target
         if masked[target] >= 0:
-            self.masks[masked[target]] |= 1 << COLOR_OF[card]
+            self.masks[masked[target]] |= COLOR_BIT[card]
 
     def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:

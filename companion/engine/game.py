@@ -37,6 +37,7 @@ from companion.engine.cards import (
     card_name,
     color_letter,
     color_name,
+    colors_mask,
     player_name,
     player_title,
 )
@@ -183,8 +184,7 @@ class Game(BaseGame[Setup, Event]):
         self.river_mask = [0, 0]
         """The colors in each player's river, as bit masks."""
         for player, river in enumerate(RIVERS):
-            for card in self.known[river]:
-                self.river_mask[player] |= 1 << COLOR_OF[card]
+            self.river_mask[player] = colors_mask(self.known[river])
 
     # -- simple queries -------------------------------------------------------
 
@@ -484,11 +484,9 @@ class Game(BaseGame[Setup, Event]):
             return [(CLAIM_KIND, mandala, COLORS_IN_MASK[self.masks[3 * mandala]], 0)]
         if self.phase is not Phase.PLAY:
             return []
-        player, color_of = self.turn, COLOR_OF
+        player = self.turn
         cards = self.known[HANDS[player]]
-        in_hand = 0
-        for card in cards:
-            in_hand |= 1 << color_of[card]
+        in_hand = colors_mask(cards)
         size = len(cards) + self.hidden[HANDS[player]]
         # Any number of cards of one color may be discarded; a field play keeps one card in hand.
         # The Rule of Color, as in allowed_colors: an area takes the colors its two neighbours lack.

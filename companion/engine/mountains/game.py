@@ -36,6 +36,7 @@ from companion.engine.cards import (
     card_name,
     color_letter,
     color_name,
+    colors_mask,
     player_name,
     player_title,
 )
@@ -197,11 +198,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def score(self, player: Player) -> int:
         """Gold scored, one point per card in the score pile, the bonus for all six colors there."""
-        pile = self.known[PILES[player]]
-        colors = 0
-        for card in pile:
-            colors |= 1 << COLOR_OF[card]
-        bonus = self.rules.set_bonus if colors == ALL_COLORS_MASK else 0
+        bonus = self.rules.set_bonus if colors_mask(self.known[PILES[player]]) == ALL_COLORS_MASK else 0
         return self.gold_points(player) + self.size(PILES[player]) + bonus
 
     def winner(self) -> Player | str | None:
@@ -428,9 +425,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
                 choices.append((DRAW_KIND, player, counts))
                 if size < rules.hand_size:
                     return choices
-            in_hand, color_of = 0, COLOR_OF
-            for card in hand:
-                in_hand |= 1 << color_of[card]
+            in_hand = colors_mask(hand)
             own, other = self.masks[player], self.masks[1 - player]
             gold = in_hand & GOLD_BIT
             into_own = (in_hand & ~other & ALL_COLORS_MASK) | (gold if own & ALL_COLORS_MASK else 0)
@@ -439,10 +434,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             choices.append((PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other]))
             return choices
         if phase is Phase.START:
-            colored = 0
-            for card in hand:
-                colored |= 1 << COLOR_OF[card]
-            colored &= ALL_COLORS_MASK
+            colored = colors_mask(hand) & ALL_COLORS_MASK
             if not colored:  # show the hand and draw one card at a time until a colored one comes
                 return [(DRAW_KIND, player, (1,))] if self.deck_size else []
             first = self.first_start_color()
@@ -502,9 +494,10 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def _apply_play(self, event: PlayCard) -> None:
         player = event.player
-        self._move(event.card, HANDS[player], MOUNTAINS[event.mountain])
+        hand = HANDS[player]
+        self._move(event.card, hand, MOUNTAINS[event.mountain])
         if self.phase is Phase.PLAY:
-            if self.hand_size(player) > self.rules.hand_size:
+            if len(self.known[hand]) + self.hidden[hand] > self.rules.hand_size:
                 self.step = DISCARD_STEP
             else:
                 self._end_turn(player)
