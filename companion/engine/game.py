@@ -20,7 +20,7 @@ import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from companion.engine.base import BaseGame
 from companion.engine.cards import (
@@ -55,17 +55,14 @@ from companion.engine.events import (
 from companion.engine.rules import MANDALA, MandalaRules
 from companion.engine.violations import Reason, Violation
 
-if TYPE_CHECKING:
-    from companion.engine.record import Record
-
 # Zones: where a card can be. Areas of mandala m are AREAS + 3 * m + slot,
 # slot 0 the mountain, slot 1 + p the field of player p (names: MANDALA.zones).
-HANDS = (0, 1)
-CUPS = (2, 3)
-RIVERS = (4, 5)
-DECK = 6
-DISCARD = 7
-AREAS = 8
+HANDS = MANDALA.player_zones("hand")
+CUPS = MANDALA.player_zones("cup")
+RIVERS = MANDALA.player_zones("river")
+DECK = MANDALA.zone("deck")
+DISCARD = MANDALA.zone("discard")
+AREAS = MANDALA.zone("m1.mountain")
 ZONE_COUNT = len(MANDALA.zones)
 UNSEEN = ZONE_COUNT
 """Location of a card whose zone is unknown (in a hand, a cup or the deck)."""
@@ -137,11 +134,6 @@ class Game(BaseGame[Setup, Event]):
     """
 
     rules: ClassVar[MandalaRules] = MANDALA
-    ZONE_COUNT = ZONE_COUNT
-    UNSEEN = UNSEEN
-    HANDS = HANDS
-    DECK = DECK
-    DISCARD = DISCARD
     MASKED = tuple(range(AREAS, ZONE_COUNT))
     """The areas: mountain, field p1, field p2 of m1, then of m2 (``masks[zone - AREAS]``)."""
     EVENT_KINDS: ClassVar[dict[type, str]] = {
@@ -152,6 +144,8 @@ class Game(BaseGame[Setup, Event]):
     OVER = Phase.OVER
     SCALARS = ("phase", "turn", "completer", "destroying", "deck_ran_out", "end_reason")
     DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "deck_ran_out": False}
+    RECORD_FORM = "companion.engine.record"
+    TEXT_FORM = "companion.engine.text"
 
     __slots__ = ("completer", "deck_ran_out", "destroying", "end_reason", "phase", "river_mask", "turn")
 
@@ -640,44 +634,10 @@ class Game(BaseGame[Setup, Event]):
 
     # -- records and text form ------------------------------------------------
 
-    @classmethod
-    def parse_header(cls, data: dict[str, Any]) -> tuple[Setup, bool]:
-        from companion.engine.record import parse_header
-
-        return parse_header(data)
-
-    @classmethod
-    def parse_event(cls, data: dict[str, Any], table: bool = False) -> Event:
-        from companion.engine.record import parse_event
-
-        return parse_event(data, table)
-
-    @classmethod
-    def header_json(cls, setup: Setup, table: bool = False) -> dict[str, Any]:
-        from companion.engine.record import header_json
-
-        return header_json(setup, table)
-
     def setup(self) -> Setup:
         from companion.engine.record import mandala_setup
 
         return mandala_setup(self)
-
-    def table_record(self) -> Record[Setup, Event]:
-        from companion.engine.record import mandala_table_record
-
-        return mandala_table_record(self)
-
-    def text(self) -> str:
-        from companion.engine.text import state_text
-
-        return state_text(self)
-
-    @classmethod
-    def parse_text(cls, line: str) -> Game:
-        from companion.engine.text import parse_state_text
-
-        return parse_state_text(line)
 
 
 def _subsets(cards: Sequence[Card], largest: int) -> Iterator[tuple[Card, ...]]:

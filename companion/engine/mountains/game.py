@@ -21,7 +21,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from companion.engine.base import BaseGame
 from companion.engine.cards import (
@@ -45,23 +45,18 @@ from companion.engine.rules import MOUNTAINS as RULES
 from companion.engine.rules import MountainsRules
 from companion.engine.violations import Reason, Violation
 
-if TYPE_CHECKING:
-    from companion.engine.record import Record
-
 # Zones (names: MOUNTAINS.zones).
-HANDS = (0, 1)
-MOUNTAINS = (2, 3)
+HANDS = RULES.player_zones("hand")
+MOUNTAINS = RULES.player_zones("mountain")
 """Each player's mountain board: the starting card and every card played there."""
-PILES = (4, 5)
+PILES = RULES.player_zones("score")
 """Each player's face-down score pile: the colors won by majority."""
-GOLDS = (6, 7)
+GOLDS = RULES.player_zones("gold")
 """Gold cards scored by each player (out of the game, 1 point each)."""
-DECK = 8
-DISCARD = 9
-OUT = 10
+DECK = RULES.zone("deck")
+DISCARD = RULES.zone("discard")
+OUT = RULES.zone("out")
 """Cards that left the game on a tied majority."""
-ZONE_COUNT = len(RULES.zones)
-UNSEEN = ZONE_COUNT
 
 GOLD_BIT = 1 << GOLD
 COLORS_AND_GOLD_IN_MASK: tuple[tuple[Color, ...], ...] = tuple(
@@ -114,11 +109,6 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     """
 
     rules: ClassVar[MountainsRules] = RULES
-    ZONE_COUNT = ZONE_COUNT
-    UNSEEN = UNSEEN
-    HANDS = HANDS
-    DECK = DECK
-    DISCARD = DISCARD
     MASKED = MOUNTAINS
     """The mountains: ``masks[player]`` holds the colors (and gold, bit 6) in that player's mountain."""
     EVENT_KINDS: ClassVar[dict[type, str]] = {
@@ -128,6 +118,8 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     SCALARS = ("phase", "turn", "step", "round", "round_first")
     DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "step": DRAW_STEP, "round": 1,
                                              "round_first": 0}
+    RECORD_FORM = "companion.engine.mountains.record"
+    TEXT_FORM = "companion.engine.mountains.text"
 
     __slots__ = ("phase", "round", "round_first", "step", "turn")
 
@@ -327,10 +319,10 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         taken: set[Card] = set()
         for card in drew:
             where = self.loc[card]
-            if card in taken or not (where == DECK or (where == UNSEEN and unseen > 0)):
+            if card in taken or not (where == DECK or (where == self.UNSEEN and unseen > 0)):
                 problem = "it is named twice" if card in taken else f"it is {self.describe_location(card)}"
                 return Violation(Reason.CARD_NOT_IN_DECK, f"{card_name(card)} can't be drawn: {problem}.")
-            if where == UNSEEN:
+            if where == self.UNSEEN:
                 unseen -= 1
             taken.add(card)
         return None
@@ -556,44 +548,11 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     # -- records and text form ------------------------------------------------
 
-    @classmethod
-    def parse_header(cls, data: dict[str, Any]) -> tuple[MountainsSetup, bool]:
-        from companion.engine.mountains.record import parse_header
-
-        return parse_header(data)
-
-    @classmethod
-    def parse_event(cls, data: dict[str, Any], table: bool = False) -> MountainsEvent:
-        from companion.engine.mountains.record import parse_event
-
-        return parse_event(data, table)
-
-    @classmethod
-    def header_json(cls, setup: MountainsSetup, table: bool = False) -> dict[str, Any]:
-        from companion.engine.mountains.record import header_json
-
-        return header_json(setup, table)
-
     def setup(self) -> MountainsSetup:
         base = self.base
         hands = tuple(base.known[h] if not base.hidden[h] else base.hidden[h] for h in HANDS)
         return MountainsSetup((hands[0], hands[1]), self.first_player)
 
-    def table_record(self) -> Record[MountainsSetup, MountainsEvent]:
-        from companion.engine.mountains.record import table_record
-
-        return table_record(self)
-
-    def text(self) -> str:
-        from companion.engine.mountains.text import state_text
-
-        return state_text(self)
-
-    @classmethod
-    def parse_text(cls, line: str) -> MountainsGame:
-        from companion.engine.mountains.text import parse_state_text
-
-        return parse_state_text(line)
 
 
 def laid_when_scored(before: MountainsGame, event: MountainsEvent) -> tuple[list[Card], list[Card]]:
