@@ -54,15 +54,16 @@ from companion.engine.events import (
 )
 from companion.engine.rules import MANDALA, MandalaRules
 from companion.engine.violations import Reason, Violation
+from companion.vocab import zones as zone_names
 
 # Zones: where a card can be. Areas of mandala m are AREAS + 3 * m + slot,
 # slot 0 the mountain, slot 1 + p the field of player p (names: MANDALA.zones).
 HANDS = MANDALA.player_zones("hand")
 CUPS = MANDALA.player_zones("cup")
 RIVERS = MANDALA.player_zones("river")
-DECK = MANDALA.zone("deck")
-DISCARD = MANDALA.zone("discard")
-AREAS = MANDALA.zone("m1.mountain")
+DECK = MANDALA.zone(zone_names.DECK)
+DISCARD = MANDALA.zone(zone_names.DISCARD)
+AREAS = MANDALA.zone(zone_names.mountain(0))
 ZONE_COUNT = len(MANDALA.zones)
 UNSEEN = ZONE_COUNT
 """Location of a card whose zone is unknown (in a hand, a cup or the deck)."""

@@ -44,6 +44,7 @@ from companion.engine.mountains.events import DiscardCards, DrawCards, Mountains
 from companion.engine.rules import MOUNTAINS as RULES
 from companion.engine.rules import MountainsRules
 from companion.engine.violations import Reason, Violation
+from companion.vocab import zones as zone_names
 
 # Zones (names: MOUNTAINS.zones).
 HANDS = RULES.player_zones("hand")
@@ -53,8 +54,8 @@ PILES = RULES.player_zones("score")
 """Each player's face-down score pile: the colors won by majority."""
 GOLDS = RULES.player_zones("gold")
 """Gold cards scored by each player (out of the game, 1 point each)."""
-DECK = RULES.zone("deck")
-DISCARD = RULES.zone("discard")
+DECK = RULES.zone(zone_names.DECK)
+DISCARD = RULES.zone(zone_names.DISCARD)
 OUT = RULES.zone("out")
 """Cards that left the game on a tied majority."""
 
