@@ -25,13 +25,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from companion.engine.cards import COLOR_OF, Card, Player, card_name, player_title
+from companion.engine.cards import COLOR_BIT, Card, Player, card_name, colors_mask, player_title
 from companion.engine.rules import Rules
 from companion.engine.violations import Reason, Violation
 from companion.errors import IllegalEventError, InvalidEventError, InvalidStateTextError, PositionError
+from companion.vocab import zones as zone_names
 
 if TYPE_CHECKING:
     from companion.engine.record import Record
@@ -67,6 +69,7 @@ class BaseGame(Generic[SetupT, EventT]):
 
     rules: ClassVar[Rules]
     ZONE_COUNT: ClassVar[int]
+    """How many zones (``rules.zones``); this and the zones below are derived from the rules' zone names."""
     UNSEEN: ClassVar[int]
     """Location of a card whose zone is unknown (one past the last zone)."""
     HANDS: ClassVar[tuple[int, int]]
@@ -83,6 +86,12 @@ class BaseGame(Generic[SetupT, EventT]):
     """The ruleset's phase of a finished game."""
     SCALARS: ClassVar[tuple[str, ...]] = ()
     """The state beyond the zones, saved by push and restored by pop, in :class:`Snapshot` order."""
+    RECORD_FORM: ClassVar[str]
+    """The module of the ruleset's record lines: its ``parse_header``, ``parse_event``, ``header_json``
+    and ``ruleset_table_record`` serve the methods of the same names (imported when first used: it
+    imports the game's module)."""
+    TEXT_FORM: ClassVar[str]
+    """The module of the ruleset's text form: ``state_text`` and ``parse_state_text``."""
     DEFAULTS: ClassVar[dict[str, object]] = {}
     """Each scalar field's value in a position that does not give it (:meth:`from_zones`)."""
     _handlers: ClassVar[dict[type, tuple[Callable[[Any, Any], Violation | None], Callable[[Any, Any], None]]]] = {}
@@ -99,6 +108,10 @@ class BaseGame(Generic[SetupT, EventT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        rules = cls.rules
+        cls.ZONE_COUNT = cls.UNSEEN = len(rules.zones)
+        cls.HANDS = rules.player_zones("hand")
+        cls.DECK, cls.DISCARD = rules.zone(zone_names.DECK), rules.zone(zone_names.DISCARD)
         # Resolved on this class, so a subclass's override of a rule is the one dispatched to.
         cls._handlers = {kind: (getattr(cls, f"_check_{name}"), getattr(cls, f"_apply_{name}"))
                          for kind, name in cls.EVENT_KINDS.items()}
@@ -134,9 +147,11 @@ class BaseGame(Generic[SetupT, EventT]):
         if any(self.hidden):
             self.hidden[self.DECK] = len(self.rules.cards) - sum(map(len, self.known)) - sum(self.hidden)
         else:
-            for card in self.rules.cards:
-                if self.loc[card] == self.UNSEEN:
-                    self._place(card, self.DECK)
+            loc, unseen, deck = self.loc, self.UNSEEN, self.DECK
+            rest = [card for card in self.rules.cards if loc[card] == unseen]
+            self.known[deck].extend(rest)
+            for card in rest:
+                loc[card] = deck
 
     def _derive(self) -> None:
         """Rebuild derived data from the zones, after a restore or an undo (a ruleset may add its own)."""
@@ -146,10 +161,7 @@ class BaseGame(Generic[SetupT, EventT]):
             self._recompute_mask(zone)
 
     def _recompute_mask(self, zone: int) -> None:
-        mask = 0
-        for card in self.known[zone]:
-            mask |= 1 << COLOR_OF[card]
-        self.masks[self._mask_index[zone]] = mask
+        self.masks[self._mask_index[zone]] = colors_mask(self.known[zone])
 
     def legal_actions(self) -> Iterator[EventT]:
         """Every legal decision of the player to act (the chance part of draws left open)."""
@@ -163,26 +175,26 @@ class BaseGame(Generic[SetupT, EventT]):
         """The ``final`` object of ``companion engine replay --json`` for this ruleset."""
         raise NotImplementedError
 
+    # -- records and text form (each ruleset's own modules do the work) --------
+
     def text(self) -> str:
         """The one-line text form of the position (it parses back with :meth:`from_text`)."""
-        raise NotImplementedError
-
-    # -- records (each ruleset's own record module does the work) ---------------
+        return cast(str, _forms(self.TEXT_FORM).state_text(self))
 
     @classmethod
     def parse_header(cls, data: dict[str, Any]) -> tuple[SetupT, bool]:
         """A record header (decoded JSON) as the deal, and whether the record is in table mode."""
-        raise NotImplementedError
+        return cast("tuple[SetupT, bool]", _forms(cls.RECORD_FORM).parse_header(data))
 
     @classmethod
     def parse_event(cls, data: dict[str, Any], table: bool = False) -> EventT:
         """One record line (decoded JSON) as an event of this ruleset."""
-        raise NotImplementedError
+        return cast(EventT, _forms(cls.RECORD_FORM).parse_event(data, table))
 
     @classmethod
     def header_json(cls, setup: SetupT, table: bool = False) -> dict[str, Any]:
         """The record header for a deal (``"mode": "table"`` when ``table``)."""
-        raise NotImplementedError
+        return cast("dict[str, Any]", _forms(cls.RECORD_FORM).header_json(setup, table))
 
     def setup(self) -> SetupT:
         """The deal, recovered from the base state (what the record's header says)."""
@@ -190,7 +202,7 @@ class BaseGame(Generic[SetupT, EventT]):
 
     def table_record(self) -> Record[SetupT, EventT]:
         """What a camera companion can know of this full-information game, as a record."""
-        raise NotImplementedError
+        return cast("Record[SetupT, EventT]", _forms(self.RECORD_FORM).ruleset_table_record(self))
 
     # -- queries ----------------------------------------------------------------
 
@@ -287,6 +299,18 @@ class BaseGame(Generic[SetupT, EventT]):
         self._log.append((_FRAME, type(self)._get_scalars(self)))
         apply(self, event)
         self.stack.append((event, force))
+
+    def push_legal(self, event: EventT) -> None:
+        """Play an event known to be legal, without validating it again.
+
+        For the events the game's own generator made from this very position
+        (random play: :func:`~companion.engine.deal.play_random_game`); the
+        tests check that every such event passes :meth:`validate`. Anything
+        else goes through :meth:`push`.
+        """
+        self._log.append((_FRAME, type(self)._get_scalars(self)))
+        self._handlers[type(event)][1](self, event)
+        self.stack.append((event, False))
 
     def pop(self) -> EventT:
         """Undo the last event and return it; the state is exactly as before it."""
@@ -407,7 +431,7 @@ class BaseGame(Generic[SetupT, EventT]):
     @classmethod
     def parse_text(cls: type[GameT], line: str) -> GameT:
         """Parse this ruleset's text form."""
-        raise NotImplementedError
+        return cast(GameT, _forms(cls.TEXT_FORM).parse_state_text(line))
 
     def __str__(self) -> str:
         return self.text()
@@ -450,7 +474,7 @@ class BaseGame(Generic[SetupT, EventT]):
         known[target].append(card)
         loc[card] = target
         if masked[target] >= 0:
-            self.masks[masked[target]] |= 1 << COLOR_OF[card]
+            self.masks[masked[target]] |= COLOR_BIT[card]
 
     def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:
@@ -541,3 +565,8 @@ class BaseGame(Generic[SetupT, EventT]):
             self.hidden[zone] -= len(cards)
             for card in cards:
                 loc[card] = zone
+
+
+def _forms(module: str) -> Any:
+    """A ruleset's record or text-form module (imported here, not at the top: it imports the game)."""
+    return import_module(module)

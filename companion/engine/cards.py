@@ -17,6 +17,7 @@ the official game and the 12 gold cards ``A01``..``A12`` that only the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TypeAlias
 
 from companion.errors import InvalidCardError
@@ -55,6 +56,17 @@ _LETTERS = COLOR_LETTERS + GOLD_LETTER
 _NAMES = (*COLOR_NAMES, GOLD_NAME)
 COLOR_OF: tuple[Color, ...] = tuple(min(c // CARDS_PER_COLOR, GOLD) for c in ALL_CARDS)
 """Color of each card, as a table: the hot paths index it instead of dividing."""
+COLOR_BIT: tuple[int, ...] = tuple(1 << color for color in COLOR_OF)
+"""Each card's color as a one-bit mask (bit ``color``; gold is bit 6)."""
+
+
+def colors_mask(cards: Iterable[Card]) -> int:
+    """The colors of some cards as a bit mask (bit ``color``), as the hot paths need it."""
+    mask = 0
+    for card in cards:
+        mask |= COLOR_BIT[card]
+    return mask
+
 _CARD_NAMES = tuple(
     f"{COLOR_LETTERS[c // CARDS_PER_COLOR]}{c % CARDS_PER_COLOR + 1:02d}" if c < len(CARDS)
     else f"{GOLD_LETTER}{c - len(CARDS) + 1:02d}" for c in ALL_CARDS)

@@ -11,6 +11,7 @@ then the cards for it; only the drawn cards are chance.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any, TypeVar, overload
 
 from companion.engine.base import BaseGame
@@ -35,6 +36,8 @@ from companion.engine.mountains.game import HANDS as MOUNTAINS_HANDS
 
 GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
 
+_OPTIONS = itemgetter(2)
+"""A choice's options."""
 MAX_EVENTS = 5000
 """A random game longer than this is abandoned (it never happens in practice)."""
 
@@ -82,10 +85,7 @@ def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
 
     A choice is ``(kind, target, options, ...)`` as ``choices()`` gives it.
     """
-    total = 0
-    for choice in choices:
-        total += len(choice[2])
-    index = int(rng.random() * total)
+    index = int(rng.random() * sum(map(len, map(_OPTIONS, choices))))
     for choice in choices:
         if index < len(choice[2]):
             return choice, index
@@ -142,22 +142,30 @@ def random_action(game: Game | MountainsGame, rng: random.Random) -> Event | Mou
 
 
 @overload
-def play_random_game(rng: random.Random, first_player: Player = 0) -> Game: ...
+def play_random_game(rng: random.Random, first_player: Player = 0, *, validate: bool = False) -> Game: ...
 @overload
-def play_random_game(rng: random.Random, first_player: Player = 0, *, ruleset: type[GameT]) -> GameT: ...
+def play_random_game(rng: random.Random, first_player: Player = 0, *, ruleset: type[GameT],
+                     validate: bool = False) -> GameT: ...
 def play_random_game(rng: random.Random, first_player: Player = 0, *,
-                     ruleset: type[BaseGame[Any, Any]] = Game) -> BaseGame[Any, Any]:
-    """Deal and play a whole random legal game of a ruleset (default the official one); returns it finished."""
+                     ruleset: type[BaseGame[Any, Any]] = Game, validate: bool = False) -> BaseGame[Any, Any]:
+    """Deal and play a whole random legal game of a ruleset (default the official one); returns it finished.
+
+    The generator's events are legal by construction, so they are pushed
+    unchecked (:meth:`BaseGame.push_legal`); ``validate`` pushes each through
+    the rules as a replay does (the same game, slower).
+    """
     if issubclass(ruleset, MountainsGame):
         game: Game | MountainsGame = ruleset(deal_mountains(rng, first_player))
     elif issubclass(ruleset, Game):
         game = ruleset(deal(rng, first_player))
     else:
         raise TypeError(f"no random play for {ruleset.__name__}")
-    push, over = game.push, game.OVER
+    push, over = game.push if validate else game.push_legal, game.OVER
     choose: Any = random_mountains_action if isinstance(game, MountainsGame) else random_action
-    while game.phase is not over:
-        if len(game.stack) >= MAX_EVENTS:
-            raise RuntimeError(f"random game did not end in {MAX_EVENTS} events")
+    for _ in range(MAX_EVENTS):
+        if game.phase is over:
+            return game
         push(choose(game, rng))
+    if game.phase is not over:
+        raise RuntimeError(f"random game did not end in {MAX_EVENTS} events")
     return game

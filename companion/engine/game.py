@@ -20,7 +20,7 @@ import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from companion.engine.base import BaseGame
 from companion.engine.cards import (
@@ -37,6 +37,7 @@ from companion.engine.cards import (
     card_name,
     color_letter,
     color_name,
+    colors_mask,
     player_name,
     player_title,
 )
@@ -53,18 +54,16 @@ from companion.engine.events import (
 )
 from companion.engine.rules import MANDALA, MandalaRules
 from companion.engine.violations import Reason, Violation
-
-if TYPE_CHECKING:
-    from companion.engine.record import Record
+from companion.vocab import zones as zone_names
 
 # Zones: where a card can be. Areas of mandala m are AREAS + 3 * m + slot,
 # slot 0 the mountain, slot 1 + p the field of player p (names: MANDALA.zones).
-HANDS = (0, 1)
-CUPS = (2, 3)
-RIVERS = (4, 5)
-DECK = 6
-DISCARD = 7
-AREAS = 8
+HANDS = MANDALA.player_zones("hand")
+CUPS = MANDALA.player_zones("cup")
+RIVERS = MANDALA.player_zones("river")
+DECK = MANDALA.zone(zone_names.DECK)
+DISCARD = MANDALA.zone(zone_names.DISCARD)
+AREAS = MANDALA.zone(zone_names.mountain(0))
 ZONE_COUNT = len(MANDALA.zones)
 UNSEEN = ZONE_COUNT
 """Location of a card whose zone is unknown (in a hand, a cup or the deck)."""
@@ -136,11 +135,6 @@ class Game(BaseGame[Setup, Event]):
     """
 
     rules: ClassVar[MandalaRules] = MANDALA
-    ZONE_COUNT = ZONE_COUNT
-    UNSEEN = UNSEEN
-    HANDS = HANDS
-    DECK = DECK
-    DISCARD = DISCARD
     MASKED = tuple(range(AREAS, ZONE_COUNT))
     """The areas: mountain, field p1, field p2 of m1, then of m2 (``masks[zone - AREAS]``)."""
     EVENT_KINDS: ClassVar[dict[type, str]] = {
@@ -151,6 +145,8 @@ class Game(BaseGame[Setup, Event]):
     OVER = Phase.OVER
     SCALARS = ("phase", "turn", "completer", "destroying", "deck_ran_out", "end_reason")
     DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "deck_ran_out": False}
+    RECORD_FORM = "companion.engine.record"
+    TEXT_FORM = "companion.engine.text"
 
     __slots__ = ("completer", "deck_ran_out", "destroying", "end_reason", "phase", "river_mask", "turn")
 
@@ -183,8 +179,7 @@ class Game(BaseGame[Setup, Event]):
         self.river_mask = [0, 0]
         """The colors in each player's river, as bit masks."""
         for player, river in enumerate(RIVERS):
-            for card in self.known[river]:
-                self.river_mask[player] |= 1 << COLOR_OF[card]
+            self.river_mask[player] = colors_mask(self.known[river])
 
     # -- simple queries -------------------------------------------------------
 
@@ -484,11 +479,9 @@ class Game(BaseGame[Setup, Event]):
             return [(CLAIM_KIND, mandala, COLORS_IN_MASK[self.masks[3 * mandala]], 0)]
         if self.phase is not Phase.PLAY:
             return []
-        player, color_of = self.turn, COLOR_OF
+        player = self.turn
         cards = self.known[HANDS[player]]
-        in_hand = 0
-        for card in cards:
-            in_hand |= 1 << color_of[card]
+        in_hand = colors_mask(cards)
         size = len(cards) + self.hidden[HANDS[player]]
         # Any number of cards of one color may be discarded; a field play keeps one card in hand.
         # The Rule of Color, as in allowed_colors: an area takes the colors its two neighbours lack.
@@ -642,44 +635,10 @@ class Game(BaseGame[Setup, Event]):
 
     # -- records and text form ------------------------------------------------
 
-    @classmethod
-    def parse_header(cls, data: dict[str, Any]) -> tuple[Setup, bool]:
-        from companion.engine.record import parse_header
-
-        return parse_header(data)
-
-    @classmethod
-    def parse_event(cls, data: dict[str, Any], table: bool = False) -> Event:
-        from companion.engine.record import parse_event
-
-        return parse_event(data, table)
-
-    @classmethod
-    def header_json(cls, setup: Setup, table: bool = False) -> dict[str, Any]:
-        from companion.engine.record import header_json
-
-        return header_json(setup, table)
-
     def setup(self) -> Setup:
         from companion.engine.record import mandala_setup
 
         return mandala_setup(self)
-
-    def table_record(self) -> Record[Setup, Event]:
-        from companion.engine.record import mandala_table_record
-
-        return mandala_table_record(self)
-
-    def text(self) -> str:
-        from companion.engine.text import state_text
-
-        return state_text(self)
-
-    @classmethod
-    def parse_text(cls, line: str) -> Game:
-        from companion.engine.text import parse_state_text
-
-        return parse_state_text(line)
 
 
 def _subsets(cards: Sequence[Card], largest: int) -> Iterator[tuple[Card, ...]]:

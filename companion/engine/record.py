@@ -365,7 +365,7 @@ def setup_of(game: BaseGame[SetupT, Any]) -> SetupT:
     return game.setup()
 
 
-def mandala_table_record(game: Game) -> Record[Setup, Event]:
+def ruleset_table_record(game: Game) -> Record[Setup, Event]:
     """The official game's table record.
 
     Hands and cups of the deal become counts, draws become counts; what is

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.engine.cards import ALL_CARDS, CARDS, Card, parse_any_card, parse_card
+from companion.engine.cards import ALL_CARDS, CARDS, PLAYER_NAMES, Card, parse_any_card, parse_card
 from companion.engine.violations import MOUNTAINS_PRECEDENCE, PRECEDENCE, Reason
 
 
@@ -34,6 +34,14 @@ class Rules:
     """The engine's zones, by zone number (its own vocabulary; the playmat's zones are the layout's)."""
     precedence: tuple[Reason, ...]
     """The reasons this ruleset reports, in the order they are checked."""
+
+    def zone(self, name: str) -> int:
+        """A zone's number, by its name in :attr:`zones`."""
+        return self.zones.index(name)
+
+    def player_zones(self, kind: str) -> tuple[int, int]:
+        """Each player's zone of a kind (``"hand"``: ``p1.hand``, ``p2.hand``), by number."""
+        return self.zone(f"{PLAYER_NAMES[0]}.{kind}"), self.zone(f"{PLAYER_NAMES[1]}.{kind}")
 
     def parse_card(self, name: object) -> Card:
         """A card id of this ruleset's deck; anything else is an :class:`InvalidCardError`."""

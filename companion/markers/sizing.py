@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.sim.optics import place_camera
+from companion.vision.framing import place_camera
 from companion.vision.lens import LENSES
 from companion.vision.stickers import STICKER_MODULES, stickers_clash
 

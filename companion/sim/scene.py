@@ -55,16 +55,8 @@ from companion.markers.codes import (
     sticker_modules,
 )
 from companion.markers.paint import paint_modules
-from companion.sim.optics import (
-    Cloth,
-    SceneCamera,
-    cloth_of,
-    field_blur,
-    field_sigma,
-    place_camera,
-    resample,
-    to_frame,
-)
+from companion.sim.optics import Cloth, cloth_of, field_blur, field_sigma, resample, to_frame
+from companion.vision.framing import SceneCamera, place_camera
 from companion.vision.layout import Layout, Point, Polygon
 from companion.vision.stickers import STICKER_TURNS_DEG, sticker_offsets_mm
 from companion.vocab import zones as zone_names

@@ -214,9 +214,7 @@ class MountainsTracker:
         """Carry on with a game rebuilt from the journal after a restart."""
         self.game = game
         self.first_player = game.first_player
-        marks = list(frames) if frames is not None else [-1] * len(game.stack)
-        self.events = [TrackedEvent(frame, event, forced) for frame, (event, forced) in zip(marks, game.stack,
-                                                                                              strict=True)]
+        self.events = TrackedEvent.history(game, frames)
         self.warnings.clear()
         self.rounds = _rounds_of(game)
         self.mat_cleared = False

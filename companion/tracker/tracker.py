@@ -25,8 +25,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from companion.engine import (
+    BaseGame,
     Claim,
     Discard,
     Event,
@@ -96,6 +98,13 @@ class TrackedEvent:
     forced: bool = False
     drew: int = 0
     """Cards the player had to draw after it (a build or a discard), for "P1 DRAW 2"."""
+
+    @classmethod
+    def history(cls, game: BaseGame[Any, Any], frames: Sequence[int] | None = None) -> list[TrackedEvent]:
+        """A game's events as tracked ones (a game rebuilt from the journal): each with the frame it
+        was seen at, ``-1`` where that is not known."""
+        marks = list(frames) if frames is not None else [-1] * len(game.stack)
+        return [cls(frame, event, forced) for frame, (event, forced) in zip(marks, game.stack, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,9 +533,7 @@ class Tracker:
         """Carry on with a game rebuilt from the journal after a restart."""
         self.game = game
         self.first_player = game.first_player
-        marks = list(frames) if frames is not None else [-1] * len(game.stack)
-        self.events = [TrackedEvent(frame, event, forced) for frame, (event, forced) in zip(marks, game.stack,
-                                                                                              strict=True)]
+        self.events = TrackedEvent.history(game, frames)
         self.warnings.clear()
         self.mat_cleared = False
         self.resumed = True

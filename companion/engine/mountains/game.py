@@ -21,7 +21,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from companion.engine.base import BaseGame
 from companion.engine.cards import (
@@ -36,6 +36,7 @@ from companion.engine.cards import (
     card_name,
     color_letter,
     color_name,
+    colors_mask,
     player_name,
     player_title,
 )
@@ -43,24 +44,20 @@ from companion.engine.mountains.events import DiscardCards, DrawCards, Mountains
 from companion.engine.rules import MOUNTAINS as RULES
 from companion.engine.rules import MountainsRules
 from companion.engine.violations import Reason, Violation
-
-if TYPE_CHECKING:
-    from companion.engine.record import Record
+from companion.vocab import zones as zone_names
 
 # Zones (names: MOUNTAINS.zones).
-HANDS = (0, 1)
-MOUNTAINS = (2, 3)
+HANDS = RULES.player_zones("hand")
+MOUNTAINS = RULES.player_zones("mountain")
 """Each player's mountain board: the starting card and every card played there."""
-PILES = (4, 5)
+PILES = RULES.player_zones("score")
 """Each player's face-down score pile: the colors won by majority."""
-GOLDS = (6, 7)
+GOLDS = RULES.player_zones("gold")
 """Gold cards scored by each player (out of the game, 1 point each)."""
-DECK = 8
-DISCARD = 9
-OUT = 10
+DECK = RULES.zone(zone_names.DECK)
+DISCARD = RULES.zone(zone_names.DISCARD)
+OUT = RULES.zone("out")
 """Cards that left the game on a tied majority."""
-ZONE_COUNT = len(RULES.zones)
-UNSEEN = ZONE_COUNT
 
 GOLD_BIT = 1 << GOLD
 COLORS_AND_GOLD_IN_MASK: tuple[tuple[Color, ...], ...] = tuple(
@@ -113,11 +110,6 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     """
 
     rules: ClassVar[MountainsRules] = RULES
-    ZONE_COUNT = ZONE_COUNT
-    UNSEEN = UNSEEN
-    HANDS = HANDS
-    DECK = DECK
-    DISCARD = DISCARD
     MASKED = MOUNTAINS
     """The mountains: ``masks[player]`` holds the colors (and gold, bit 6) in that player's mountain."""
     EVENT_KINDS: ClassVar[dict[type, str]] = {
@@ -127,6 +119,8 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     SCALARS = ("phase", "turn", "step", "round", "round_first")
     DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "step": DRAW_STEP, "round": 1,
                                              "round_first": 0}
+    RECORD_FORM = "companion.engine.mountains.record"
+    TEXT_FORM = "companion.engine.mountains.text"
 
     __slots__ = ("phase", "round", "round_first", "step", "turn")
 
@@ -197,11 +191,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def score(self, player: Player) -> int:
         """Gold scored, one point per card in the score pile, the bonus for all six colors there."""
-        pile = self.known[PILES[player]]
-        colors = 0
-        for card in pile:
-            colors |= 1 << COLOR_OF[card]
-        bonus = self.rules.set_bonus if colors == ALL_COLORS_MASK else 0
+        bonus = self.rules.set_bonus if colors_mask(self.known[PILES[player]]) == ALL_COLORS_MASK else 0
         return self.gold_points(player) + self.size(PILES[player]) + bonus
 
     def winner(self) -> Player | str | None:
@@ -330,10 +320,10 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         taken: set[Card] = set()
         for card in drew:
             where = self.loc[card]
-            if card in taken or not (where == DECK or (where == UNSEEN and unseen > 0)):
+            if card in taken or not (where == DECK or (where == self.UNSEEN and unseen > 0)):
                 problem = "it is named twice" if card in taken else f"it is {self.describe_location(card)}"
                 return Violation(Reason.CARD_NOT_IN_DECK, f"{card_name(card)} can't be drawn: {problem}.")
-            if where == UNSEEN:
+            if where == self.UNSEEN:
                 unseen -= 1
             taken.add(card)
         return None
@@ -428,9 +418,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
                 choices.append((DRAW_KIND, player, counts))
                 if size < rules.hand_size:
                     return choices
-            in_hand, color_of = 0, COLOR_OF
-            for card in hand:
-                in_hand |= 1 << color_of[card]
+            in_hand = colors_mask(hand)
             own, other = self.masks[player], self.masks[1 - player]
             gold = in_hand & GOLD_BIT
             into_own = (in_hand & ~other & ALL_COLORS_MASK) | (gold if own & ALL_COLORS_MASK else 0)
@@ -439,10 +427,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             choices.append((PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other]))
             return choices
         if phase is Phase.START:
-            colored = 0
-            for card in hand:
-                colored |= 1 << COLOR_OF[card]
-            colored &= ALL_COLORS_MASK
+            colored = colors_mask(hand) & ALL_COLORS_MASK
             if not colored:  # show the hand and draw one card at a time until a colored one comes
                 return [(DRAW_KIND, player, (1,))] if self.deck_size else []
             first = self.first_start_color()
@@ -502,9 +487,10 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def _apply_play(self, event: PlayCard) -> None:
         player = event.player
-        self._move(event.card, HANDS[player], MOUNTAINS[event.mountain])
+        hand = HANDS[player]
+        self._move(event.card, hand, MOUNTAINS[event.mountain])
         if self.phase is Phase.PLAY:
-            if self.hand_size(player) > self.rules.hand_size:
+            if len(self.known[hand]) + self.hidden[hand] > self.rules.hand_size:
                 self.step = DISCARD_STEP
             else:
                 self._end_turn(player)
@@ -563,44 +549,11 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     # -- records and text form ------------------------------------------------
 
-    @classmethod
-    def parse_header(cls, data: dict[str, Any]) -> tuple[MountainsSetup, bool]:
-        from companion.engine.mountains.record import parse_header
-
-        return parse_header(data)
-
-    @classmethod
-    def parse_event(cls, data: dict[str, Any], table: bool = False) -> MountainsEvent:
-        from companion.engine.mountains.record import parse_event
-
-        return parse_event(data, table)
-
-    @classmethod
-    def header_json(cls, setup: MountainsSetup, table: bool = False) -> dict[str, Any]:
-        from companion.engine.mountains.record import header_json
-
-        return header_json(setup, table)
-
     def setup(self) -> MountainsSetup:
         base = self.base
         hands = tuple(base.known[h] if not base.hidden[h] else base.hidden[h] for h in HANDS)
         return MountainsSetup((hands[0], hands[1]), self.first_player)
 
-    def table_record(self) -> Record[MountainsSetup, MountainsEvent]:
-        from companion.engine.mountains.record import table_record
-
-        return table_record(self)
-
-    def text(self) -> str:
-        from companion.engine.mountains.text import state_text
-
-        return state_text(self)
-
-    @classmethod
-    def parse_text(cls, line: str) -> MountainsGame:
-        from companion.engine.mountains.text import parse_state_text
-
-        return parse_state_text(line)
 
 
 def laid_when_scored(before: MountainsGame, event: MountainsEvent) -> tuple[list[Card], list[Card]]:

@@ -87,7 +87,7 @@ def header_json(setup: MountainsSetup, table: bool = False) -> dict[str, Any]:
     return header
 
 
-def table_record(game: MountainsGame) -> Record[MountainsSetup, MountainsEvent]:
+def ruleset_table_record(game: MountainsGame) -> Record[MountainsSetup, MountainsEvent]:
     """What a camera companion can know of a full-information game: hands and draws as counts.
 
     Everything else is laid face up. A game that ended at a start (a hand with

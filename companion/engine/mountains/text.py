@@ -23,7 +23,6 @@ from companion.engine.mountains.game import (
     OUT,
     PILES,
     PLAY_STEP,
-    ZONE_COUNT,
     MountainsGame,
     Phase,
 )
@@ -59,7 +58,7 @@ def _parse(parts: list[str]) -> MountainsGame:
         raise InvalidStateTextError(f"a state text has 9 parts starting with {TAG!r}, got {len(parts)}")
     layout = [(f"{player_name(p)}:", tuple(z[p] for z in _PLAYER_ZONES)) for p in PLAYERS]
     layout += [("deck:", (DECK,)), ("discard:", (DISCARD,)), ("out:", (OUT,))]
-    known, hidden = parse_zone_parts(parts[4:], layout, ZONE_COUNT, parse_any_card)
+    known, hidden = parse_zone_parts(parts[4:], layout, MountainsGame.ZONE_COUNT, parse_any_card)
     return MountainsGame.from_position(known, hidden, _parse_header(parts[1], parts[2], parts[3]))
 
 
