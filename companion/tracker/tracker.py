@@ -46,8 +46,18 @@ from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 from companion.tracker import zones
 from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, with_cup_cards
-from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
+from companion.tracker.explain import (
+    CATCH_UP_DEPTH,
+    DEPTH,
+    GESTURE_S,
+    Correction,
+    Evidence,
+    Explanation,
+    explain,
+    table_cards,
+)
 from companion.tracker.settle import Settler, View
+from companion.tracker.standins import exchanged, stand_in
 from companion.vision.observation import FrameObservation
 from companion.vocab.reasons import Reason, warning_id, warning_text
 from companion.vocab.reasons import title as reason_title
@@ -216,6 +226,8 @@ class Tracker:
         """A join requested whose missing values the players are being asked for (on the display)."""
         self.unknown: frozenset[str] = frozenset()
         """Counts of a joined game nobody gave: estimated ("hands", "cups", "deck", "turn")."""
+        self.stand_ins: set[str] = set()
+        """Cards the game holds for mountain cards nobody read, known by color only (tracker/standins.py)."""
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -453,6 +465,7 @@ class Tracker:
         return True
 
     def _fresh_game(self) -> None:
+        self.stand_ins.clear()
         self.events.clear()
         self.warnings.clear()
         self.accepted.clear()
@@ -521,6 +534,7 @@ class Tracker:
     def _follow(self, view: View, found: _Pass) -> None:
         game = self.game
         assert game is not None
+        self._check_stand_ins(view, found)
         if game.phase is not Phase.OVER:
             self._explain(view, found)
         if self.game is not None and self.game.phase is Phase.OVER:
@@ -619,6 +633,8 @@ class Tracker:
             self.glimpses.pop(name, None)
             if name in self.view.cards:
                 self.last_zone[name] = self.view.cards[name]
+        if isinstance(event, Correction):
+            self.stand_ins.update(event.stand_ins)
         tracked = TrackedEvent(frame, event, forced=forced, drew=drew)
         self.events.append(tracked)
         if isinstance(event, FieldPlay):
@@ -1004,6 +1020,9 @@ class Tracker:
                 if unseen:
                     return self._judge(Reveal(ref.player, tuple(parse_card(c) for c in cards[:unseen])),
                                        zone, cards[:unseen], found)
+                # A cup card the game only knew by its color: this is the card.
+                if self._replace_stand_in(CUPS[ref.player], [parse_card(c) for c in cards], found):
+                    return True
                 # More cup cards than the game counted (a claimed card nobody could read, counts estimated
                 # when joining): the revealed cup is the truth.
                 try:
@@ -1025,6 +1044,52 @@ class Tracker:
                            warning_text(Reason.REVEAL_MISMATCH, strangers).fix, strangers, zone)
                 return True
         return False
+
+    # -- cards known by color only ----------------------------------------------------
+
+    def _check_stand_ins(self, view: View, found: _Pass) -> None:
+        """A stand-in seen somewhere the game does not have it never lay where it was named: another card did."""
+        game = self.game
+        assert game is not None
+        for name in sorted(self.stand_ins):
+            card = parse_card(name)
+            zone = view.cards.get(name)
+            if zone is None or zones.expected_zone(game, card) == zone:
+                continue
+            replacement = stand_in(game, COLOR_OF[card], {*view.cards, *self.glimpses})
+            if replacement is None or not self._exchange(card, replacement, found):
+                self.stand_ins.discard(name)  # nothing can stand there instead: the card is judged as it is
+
+    def _replace_stand_in(self, place: int, cards: Sequence[int], found: _Pass) -> bool:
+        """A card of a stand-in's color shows up where the game holds the stand-in (a cup laid out): it is that."""
+        game = self.game
+        assert game is not None
+        for name in sorted(self.stand_ins):
+            standing = parse_card(name)
+            if game.location(standing) != place:
+                continue
+            real = next((c for c in cards if COLOR_OF[c] == COLOR_OF[standing] and game.location(c) == UNSEEN), None)
+            if real is not None and self._exchange(standing, real, found):
+                return True
+        return False
+
+    def _exchange(self, standing: int, real: int, found: _Pass) -> bool:
+        game = self.game
+        assert game is not None
+        try:
+            fixed = exchanged(game, standing, real)
+        except PositionError:
+            return False
+        self.stand_ins.discard(card_name(standing))
+        if game.location(real) == UNSEEN and not self._known_by_sight(real, fixed):
+            self.stand_ins.add(card_name(real))
+        found.events.append(self._push(Resync(fixed.text()), self.frame, forced=True))
+        return True
+
+    def _known_by_sight(self, card: int, game: Game) -> bool:
+        """The card is seen where ``game`` puts it (a real card now, no stand-in)."""
+        zone = zones.expected_zone(game, card)
+        return zone is not None and self.view.cards.get(card_name(card)) == zone
 
     # -- recovery --------------------------------------------------------------------
 
