@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine import Claim, Discard, FieldPlay, MountainPlay, Phase, Refill, Resync
+from companion.engine import Claim, Discard, EndReason, FieldPlay, MountainPlay, Phase, Refill, Resync
 from companion.engine.cards import parse_card, parse_color
 from companion.engine.game import CUPS, mountain_zone
 from companion.engine.position import Position, build
@@ -207,15 +207,19 @@ def _resumed(position: Position, table_cards: dict[str, str]) -> ScriptedTable:
     return table
 
 
-def test_a_claim_of_a_mountain_card_nobody_read_shows_by_the_next_pick() -> None:
-    # m1 is being destroyed; its mountain holds R01, P01 and a card nobody read (under R01). p1 picks
-    # first (two field cards to one) and already has yellow in the river.
+def _destroying_m1_with_a_card_unread() -> ScriptedTable:
+    """m1 is being destroyed; its mountain holds R01, P01 and a card nobody read (under R01). p1 picks
+    first (two field cards to one) and already has yellow in the river."""
     position = Position(mountains=(cards("R01", "P01"), cards("Y09", "G09")), unseen_mountains=(1, 0),
                         fields=((cards("O02", "K02"), cards("G02")), ((), ())), rivers=(cards("Y05"), ()),
                         hands=(6, 6), phase=Phase.CLAIM, destroying=0, completer=0, turn=0)
     seen = {"R01": "m1.mountain", "P01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
             "O02": "m1.field.p1", "K02": "m1.field.p1", "G02": "m1.field.p2", "Y05": "p1.river.1"}
-    table = _resumed(position, seen)
+    return _resumed(position, seen)
+
+
+def test_a_claim_of_a_mountain_card_nobody_read_shows_by_the_next_pick() -> None:
+    table = _destroying_m1_with_a_card_unread()
     # p1 claims the unread card's color: it goes into p1's cup, nothing changes in sight. Then p2 picks red.
     table.take("R01").put("p2.river.1", "R01").settle()
     assert not table.warnings()
@@ -230,13 +234,8 @@ def test_a_claim_of_a_mountain_card_nobody_read_shows_by_the_next_pick() -> None
 
 
 def test_a_stand_in_seen_somewhere_else_gives_way_to_another_card_of_its_color() -> None:
-    # A yellow card claimed unread into p1's cup was named Y01; then Y01 itself is laid in a field.
-    position = Position(mountains=(cards("R01", "P01"), cards("Y09", "G09")), unseen_mountains=(1, 0),
-                        fields=((cards("O02", "K02"), cards("G02")), ((), ())), rivers=(cards("Y05"), ()),
-                        hands=(6, 6), phase=Phase.CLAIM, destroying=0, completer=0, turn=0)
-    seen = {"R01": "m1.mountain", "P01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
-            "O02": "m1.field.p1", "K02": "m1.field.p1", "G02": "m1.field.p2", "Y05": "p1.river.1"}
-    table = _resumed(position, seen)
+    # A yellow card claimed unread into p1's cup is named; then the named card itself is laid in a field.
+    table = _destroying_m1_with_a_card_unread()
     table.take("R01").put("p2.river.1", "R01").settle()
     (named,) = table.tracker.stand_ins
     table.take("P01").put("p1.river.2", "P01").settle()               # p1 claims purple: m1 is done
@@ -284,3 +283,17 @@ def test_a_pick_of_covered_cards_shows_by_the_next_pick_when_no_field_card_can_h
     assert not table.warnings()
     # Not "an unread card in p2's field made p2 the first picker": an empty field hides no card.
     assert [e.event for e in table.events()] == [Claim(0, parse_color("Y")), Claim(1, parse_color("R"))]
+
+
+def test_a_cup_laid_out_shows_the_real_card_of_a_stand_in() -> None:
+    # The game is over; p1's cup holds Y02 (a stand-in named for a yellow card claimed unread) and R03.
+    position = Position(cups=(cards("Y02", "R03"), ()), cup_sizes=(2, 0), rivers=(cards("Y01", "R01"), ()),
+                        hands=(0, 0), phase=Phase.OVER, destroying=0, deck_ran_out=True, end_reason=EndReason.DECK,
+                        deck=0)
+    table = _resumed(position, {"Y01": "p1.river.1", "R01": "p1.river.2"})
+    table.tracker.stand_ins.add("Y02")
+    table.put("p1.reveal", "R03", "Y07").settle()          # the cup laid out: a yellow card nobody knew
+    assert not table.warnings()
+    game = table.tracker.game
+    assert game is not None and set(game.known[CUPS[0]]) == set(cards("R03", "Y07")) and game.cup_size(0) == 2
+    assert not table.tracker.stand_ins
