@@ -1048,17 +1048,46 @@ class Tracker:
     # -- cards known by color only ----------------------------------------------------
 
     def _check_stand_ins(self, view: View, found: _Pass) -> None:
-        """A stand-in seen somewhere the game does not have it never lay where it was named: another card did."""
+        """Stand-ins against the table: a real card of their color in sight where they could be is that card.
+
+        A stand-in seen somewhere the game does not have it never lay where it
+        was named: another unseen card of its color takes its place. An unseen
+        card of a stand-in's color seen where the stand-in may lie (its mountain,
+        or a river or the pile while that mountain is being claimed; the pile,
+        for a stand-in claimed onto it) is the card that was named.
+        """
         game = self.game
         assert game is not None
         for name in sorted(self.stand_ins):
-            card = parse_card(name)
+            standing = parse_card(name)
             zone = view.cards.get(name)
-            if zone is None or zones.expected_zone(game, card) == zone:
+            if zone is not None and zones.expected_zone(game, standing) != zone:
+                replacement = stand_in(game, COLOR_OF[standing], {*view.cards, *self.glimpses})
+                if replacement is None or not self._exchange(standing, replacement, found, real=False):
+                    self.stand_ins.discard(name)  # nothing can stand there instead: the card is judged as it is
                 continue
-            replacement = stand_in(game, COLOR_OF[card], {*view.cards, *self.glimpses})
-            if replacement is None or not self._exchange(card, replacement, found):
-                self.stand_ins.discard(name)  # nothing can stand there instead: the card is judged as it is
+            reach = self._stand_in_reach(standing)
+            real = next((parse_card(c) for c, z in sorted(view.cards.items()) if z in reach
+                         and COLOR_OF[parse_card(c)] == COLOR_OF[standing] and game.location(parse_card(c)) == UNSEEN),
+                        None)
+            if zone is None and real is not None:
+                self._exchange(standing, real, found, real=True)
+
+    def _stand_in_reach(self, standing: int) -> set[str]:
+        """Where the real card of a stand-in may show up on the table while the game holds the stand-in."""
+        game = self.game
+        assert game is not None
+        where = game.location(standing)
+        if where == DISCARD:
+            return {zones.DISCARD_ZONE}
+        for mandala in (0, 1):
+            if where == mountain_zone(mandala):
+                reach = {zones.mountain(mandala)}
+                if game.destroying == mandala:
+                    reach |= {zones.DISCARD_ZONE} | {zones.river(p, space) for p in (0, 1)
+                                                       for space in range(1, MANDALA.river_spaces + 1)}
+                return reach
+        return set()  # a cup: the real card shows when the cup is laid out
 
     def _replace_stand_in(self, place: int, cards: Sequence[int], found: _Pass) -> bool:
         """A card of a stand-in's color shows up where the game holds the stand-in (a cup laid out): it is that."""
@@ -1069,27 +1098,23 @@ class Tracker:
             if game.location(standing) != place:
                 continue
             real = next((c for c in cards if COLOR_OF[c] == COLOR_OF[standing] and game.location(c) == UNSEEN), None)
-            if real is not None and self._exchange(standing, real, found):
+            if real is not None and self._exchange(standing, real, found, real=True):
                 return True
         return False
 
-    def _exchange(self, standing: int, real: int, found: _Pass) -> bool:
+    def _exchange(self, standing: int, other: int, found: _Pass, real: bool) -> bool:
+        """Put ``other`` where the stand-in lies: the real card (seen), or another stand-in."""
         game = self.game
         assert game is not None
         try:
-            fixed = exchanged(game, standing, real)
+            fixed = exchanged(game, standing, other)
         except PositionError:
             return False
         self.stand_ins.discard(card_name(standing))
-        if game.location(real) == UNSEEN and not self._known_by_sight(real, fixed):
-            self.stand_ins.add(card_name(real))
+        if not real:
+            self.stand_ins.add(card_name(other))
         found.events.append(self._push(Resync(fixed.text()), self.frame, forced=True))
         return True
-
-    def _known_by_sight(self, card: int, game: Game) -> bool:
-        """The card is seen where ``game`` puts it (a real card now, no stand-in)."""
-        zone = zones.expected_zone(game, card)
-        return zone is not None and self.view.cards.get(card_name(card)) == zone
 
     # -- recovery --------------------------------------------------------------------
 

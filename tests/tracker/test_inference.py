@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.engine import Claim, Discard, EndReason, FieldPlay, MountainPlay, Phase, Refill, Resync
 from companion.engine.cards import parse_card, parse_color
-from companion.engine.game import CUPS, mountain_zone
+from companion.engine.game import CUPS, UNSEEN, mountain_zone
 from companion.engine.position import Position, build
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.explain import Correction
@@ -254,20 +254,26 @@ def test_a_stand_in_seen_somewhere_else_gives_way_to_another_card_of_its_color()
 
 def test_an_unnoticed_completion_names_the_unread_card_by_the_missing_color() -> None:
     table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
-    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
-    table.hold(4.5, unreadable=("O01",))                   # the game starts with O01 unseen under R01
+    table.put("m1.mountain", "R01", "O05").put("m2.mountain", "Y01", "G01")
+    table.hold(4.5, unreadable=("O05",))                   # the game starts with O05 unseen under R01
     for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
                        ("m2.mountain", "K09"), ("m1.mountain", "K01")):
-        table.put(zone, name).hold(1.5, unreadable=("O01",))
+        table.put(zone, name).hold(1.5, unreadable=("O05",))
     # m1 is complete (the sixth color, orange, lies unread): p2 picks first (1-1, p1 completed it) and
-    # claims black, into p2's river; O01 stays unread under R01.
-    table.take("K01").put("p2.river.1", "K01").hold(1.5, unreadable=("O01",))
+    # claims black, into p2's river; O05 stays unread under R01.
+    table.take("K01").put("p2.river.1", "K01").hold(1.5, unreadable=("O05",))
     assert not table.warnings()
     game = table.tracker.game
     assert game is not None and game.phase is Phase.CLAIM and game.destroying == 0
     assert game.river(1) == cards("K01") and game.turn == 0
     (named,) = table.tracker.stand_ins
     assert named[0] == "O" and game.location(card(named)) == mountain_zone(0)
+    # p1 claims orange: the real card shows in p1's river and takes the stand-in's place.
+    table.take("O05").put("p1.river.1", "O05").settle()
+    assert not table.warnings() and not table.tracker.stand_ins
+    assert table.events()[-1].event == Claim(0, parse_color("O"), card("O05"))
+    game = table.tracker.game
+    assert game is not None and game.river(0) == cards("O05") and game.location(card(named)) == UNSEEN
 
 
 def test_a_pick_of_covered_cards_shows_by_the_next_pick_when_no_field_card_can_hide() -> None:
