@@ -6,9 +6,11 @@ into a cup), the table shows which color left, by the turns that follow, but
 not which card it was. The game needs a card, so the tracker names an unseen
 card of that color as a *stand-in* and remembers it. Scores only depend on
 colors, so the stand-in scores right; it gives way to the real card as soon
-as the table shows it: the stand-in itself turns up somewhere else (it never
-was in that mountain), or the cup it lies in is laid out with a card of its
-color the game did not know.
+as the table shows it: an unseen card of its color turns up where the
+stand-in may lie (its mountain; a river or the pile while that mountain is
+claimed; its cup laid out at the end), or the stand-in itself turns up
+somewhere else (it never was there: another unseen card stands in).
+The tracker keeps the stand-ins (``Tracker.stand_ins``) and makes the swaps.
 """
 
 from __future__ import annotations
