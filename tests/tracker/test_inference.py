@@ -80,13 +80,19 @@ def test_a_deal_with_a_card_under_the_other_starts_and_the_card_is_read_later() 
     assert not table.events() and not table.warnings()
 
 
-def test_a_mountain_card_laid_unseen_is_read_when_the_card_over_it_is_claimed() -> None:
+def _m1_completed_over_an_unread_card(hidden: str) -> ScriptedTable:
+    """A game dealt with ``hidden`` (orange) unread under R01 in m1; m1 then completed by p1, five colors read."""
     table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
-    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
-    table.hold(4.5, unreadable=("O01",))                   # the game starts with O01 unseen under R01
+    table.put("m1.mountain", "R01", hidden).put("m2.mountain", "Y01", "G01")
+    table.hold(4.5, unreadable=(hidden,))                  # the game starts with the card unseen under R01
     for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
                        ("m2.mountain", "K09"), ("m1.mountain", "K01")):
-        table.put(zone, name).hold(1.5, unreadable=("O01",))
+        table.put(zone, name).hold(1.5, unreadable=(hidden,))
+    return table
+
+
+def test_a_mountain_card_laid_unseen_is_read_when_the_card_over_it_is_claimed() -> None:
+    table = _m1_completed_over_an_unread_card("O01")
     game = table.tracker.game
     assert game is not None and game.phase is Phase.PLAY      # five colors known: the sixth lies unseen
     table.take("R01").put("p2.river.1", "R01").settle()      # p2 claims red (1-1, p1 completed): O01 shows
@@ -253,12 +259,7 @@ def test_a_stand_in_seen_somewhere_else_gives_way_to_another_card_of_its_color()
 
 
 def test_an_unnoticed_completion_names_the_unread_card_by_the_missing_color() -> None:
-    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
-    table.put("m1.mountain", "R01", "O05").put("m2.mountain", "Y01", "G01")
-    table.hold(4.5, unreadable=("O05",))                   # the game starts with O05 unseen under R01
-    for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
-                       ("m2.mountain", "K09"), ("m1.mountain", "K01")):
-        table.put(zone, name).hold(1.5, unreadable=("O05",))
+    table = _m1_completed_over_an_unread_card("O05")
     # m1 is complete (the sixth color, orange, lies unread): p2 picks first (1-1, p1 completed it) and
     # claims black, into p2's river; O05 stays unread under R01.
     table.take("K01").put("p2.river.1", "K01").hold(1.5, unreadable=("O05",))
