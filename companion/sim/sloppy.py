@@ -58,6 +58,7 @@ from companion.sim.script import GameScript, Injection, Shot
 from companion.sim.tables import INSIDE_MM, inside_by_mm
 from companion.tracker import zones
 from companion.vision.layout import Layout, Point
+from companion.vision.stickers import card_offset_mm
 
 Range = tuple[float, float]
 
@@ -186,24 +187,41 @@ class _Mat:
     def spread(self, card_ids: list[str], zone: str, player: int) -> None:
         """Cards spread so each one can be counted (the end-game reveal).
 
-        Rows with steps wide enough for a corner of each card to show, the
-        cards either way up (not sideways: a corner sticker must lie where the
-        next card and the next row leave the card uncovered).
+        Rows and columns stepped wide enough for the corner of each card that
+        the later cards leave free (the player's top left as they face the
+        mat) to show a whole sticker, the cards either way up (not sideways:
+        a sticker must lie in that corner). At most :meth:`spread_capacity`
+        cards.
         """
         x0, y0, x1, y1 = _box(self.layout, zone)
-        half = self.layout.card_mm[0] / 2
-        over = self.habits.overhang_mm
-        step = self.rng.uniform(*self.habits.reveal_step_mm)
-        per_row = max(1, int((x1 - x0 - 2 * (half - over)) // step) + 1)
-        rows = math.ceil(len(card_ids) / per_row)
-        row_step = (y1 - y0 - 2 * (half - over)) / max(rows - 1, 1)
+        columns, rows = self.spread_capacity(zone)
+        room_x, room_y = self._spread_room(zone)
+        step = self.rng.uniform(max(self.habits.reveal_step_mm[0], _corner_strip_mm(self.layout)),
+                                max(self.habits.reveal_step_mm[1], _corner_strip_mm(self.layout)))
+        step = min(step, room_x / max(columns - 1, 1))
+        row_step = room_y / max(rows - 1, 1)
+        width, height = _tilted_card(self.layout)
+        reach_x, reach_y = width / 2 - self.habits.overhang_mm, height / 2 - self.habits.overhang_mm
         facing = -1.0 if player == 1 else 1.0
-        for index, card_id in enumerate(card_ids):
-            row, column = divmod(index, per_row)
-            x = (x0 + half - over + column * step) if facing > 0 else (x1 - half + over - column * step)
-            y = (y0 + half - over + row * row_step) if facing > 0 else (y1 - half + over - row * row_step)
-            turn = self.rng.choice((0.0, 180.0)) + self.rng.gauss(0.0, 1.5)
+        for index, card_id in enumerate(card_ids[: columns * rows]):
+            row, column = divmod(index, columns)
+            x = (x0 + reach_x + column * step) if facing > 0 else (x1 - reach_x - column * step)
+            y = (y0 + reach_y + row * row_step) if facing > 0 else (y1 - reach_y - row * row_step)
+            turn = self.rng.choice((0.0, 180.0)) + self.rng.gauss(0.0, SPREAD_TILT_DEG / 3)
             self.lay(card_id, zone, (x + self.rng.gauss(0.0, 1.0), y + self.rng.gauss(0.0, 1.0)), turn)
+
+    def spread_capacity(self, zone: str) -> tuple[int, int]:
+        """Columns and rows of a reveal spread in ``zone`` that leave a whole sticker of each card in view."""
+        strip = _corner_strip_mm(self.layout)
+        room_x, room_y = self._spread_room(zone)
+        return int(room_x // strip) + 1, int(room_y // strip) + 1
+
+    def _spread_room(self, zone: str) -> tuple[float, float]:
+        """How far card centres may range across ``zone`` (the overhang allowed), along x and y."""
+        x0, y0, x1, y1 = _box(self.layout, zone)
+        width, height = _tilted_card(self.layout)
+        over = self.habits.overhang_mm
+        return max(0.0, x1 - x0 - width + 2 * over), max(0.0, y1 - y0 - height + 2 * over)
 
     def bump(self) -> None:
         """The table was knocked: some cards slide a little and turn a little."""
@@ -519,7 +537,8 @@ class _SloppyWriter:
             cup = [card_name(c) for c in self.game.known[CUPS[player]]]
             self.rng.shuffle(cup)
             zone = zones.reveal(player)
-            batch = self.rng.randint(4, 6)
+            columns, rows = self.mat.spread_capacity(zone)
+            batch = min(self.rng.randint(4, 6), columns * rows)
             for start in range(0, len(cup), batch):
                 names = cup[start:start + batch]
                 for name in names:
@@ -541,6 +560,26 @@ def _box(layout: Layout, zone: str) -> tuple[float, float, float, float]:
     xs = [x for x, _ in layout.zones[zone]]
     ys = [y for _, y in layout.zones[zone]]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+SPREAD_TILT_DEG = 4.5
+"""The most a card of the reveal spread is turned off square (three standard deviations)."""
+
+
+def _tilted_card(layout: Layout) -> tuple[float, float]:
+    """The width and height a card of the reveal spread may take on the mat, turned a little off square."""
+    tilt = math.radians(SPREAD_TILT_DEG)
+    return (layout.card_mm[0] * math.cos(tilt) + layout.card_mm[1] * math.sin(tilt),
+            layout.card_mm[1] * math.cos(tilt) + layout.card_mm[0] * math.sin(tilt))
+
+
+def _corner_strip_mm(layout: Layout) -> float:
+    """How much of a card's corner must show for its sticker there to be in view whole.
+
+    6 mm to spare: the cards of a spread are turned and laid a little off.
+    """
+    dx, dy = card_offset_mm(layout.card_mm, layout.sticker_mm)
+    return max(layout.card_mm[0] / 2 - dx, layout.card_mm[1] / 2 - dy) + layout.sticker_mm / 2 + 6.0
 
 
 def _clamp(value: float, low: float, high: float) -> float:

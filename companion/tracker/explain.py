@@ -29,11 +29,12 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from companion.engine import Claim, Discard, Event, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
-from companion.engine.cards import COLOR_OF, Card, card_name, colors_in, parse_card
+from companion.engine.cards import COLOR_OF, COLORS, Card, card_name, colors_in, parse_card
 from companion.engine.game import DISCARD, UNSEEN, field_zone, mountain_zone
 from companion.engine.position import build, identify, identify_on_pile, position_of
 from companion.errors import PositionError
 from companion.tracker import zones
+from companion.tracker.standins import stand_in
 
 STRONG = 1.0
 """A card seen where the state puts no card: what an event must explain."""
@@ -56,6 +57,8 @@ UNDO_COST = (0.0, 0.4, 0.7)
 card in sight that could lie over them."""
 IDENTIFY = 0.05
 """Reading a mountain card that lay unseen under another: nearly free, it is no move."""
+STAND_IN = IDENTIFY
+"""Naming a mountain card nobody read by its color only, to claim it: reading it, as far as it can be read."""
 ORDER = 0.1
 """Each pair of events whose cards were laid in the other order."""
 ORDER_SLACK_S = 0.2
@@ -174,7 +177,7 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
             child = state.copy()
             child.push(event, force=True)  # validated above
             visit(child, (*events, event), {**played, **_laid_where(event, evidence)}, undo,
-                  spent + _event_cost(state, event, evidence))
+                  spent + _event_cost(state, event, evidence, events))
 
     visit(game.copy(), (), {}, 0, 0.0)
     back = taken_back(game, evidence)
@@ -254,15 +257,24 @@ def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
     return {name: evidence.seen[name] for name in names if name in evidence.seen}
 
 
-def _event_cost(state: Game, event: Event, evidence: Evidence) -> float:
-    """What an event costs an explanation, in the state it is played in."""
+def _event_cost(state: Game, event: Event, evidence: Evidence, before: tuple[Event, ...] = ()) -> float:
+    """What an event costs an explanation, in the state it is played in, after the events ``before``."""
     if isinstance(event, Correction):
         return event.cost
     if isinstance(event, Resync):
         return IDENTIFY
-    if isinstance(event, Claim) and not _claim_seen(state, event, evidence):
+    if isinstance(event, Claim) and not _claim_seen(state, event, evidence) and not _claims_named(state, event,
+                                                                                                  before):
         return EVENT + UNSEEN_CLAIM
     return EVENT
+
+
+def _claims_named(state: Game, claim: Claim, before: tuple[Event, ...]) -> bool:
+    """The claim takes only cards the explanation named by color (nobody read them: no sign is expected)."""
+    named = {name for event in before if isinstance(event, Correction) for name in event.stand_ins}
+    mandala = state.destroying
+    cards = [card_name(c) for c in state.mountain(mandala)] if mandala is not None else []
+    return bool(named) and all(name in named for name in cards if COLOR_OF[parse_card(name)] == claim.color)
 
 
 def _claim_seen(state: Game, claim: Claim, evidence: Evidence) -> bool:
@@ -311,7 +323,9 @@ def candidates(game: Game, evidence: Evidence) -> list[Event]:
     if game.phase is Phase.PLAY:
         return found + _unnoticed_completions(game, evidence) + _plays(game, evidence)
     if game.phase is Phase.CLAIM:
-        return found + _picker_recounts(game, evidence) + _claims(game, evidence)
+        # A card counted unread in the mountain explains the picks before a field card nobody counted.
+        named = _unread_colors(game, evidence)
+        return found + (named or _picker_recounts(game, evidence)) + _claims(game, evidence)
     if game.phase is Phase.REFILL:
         return found + _refills(game, evidence)
     return found
@@ -438,6 +452,8 @@ class Correction(Resync):
     """A resync the search proposes on evidence: what it costs the explanation that uses it."""
 
     cost: float = IDENTIFY
+    stand_ins: tuple[str, ...] = ()
+    """Cards it names by their color only (:mod:`companion.tracker.standins`)."""
 
 
 def _unnoticed_completions(game: Game, evidence: Evidence) -> list[Event]:
@@ -456,6 +472,13 @@ def _unnoticed_completions(game: Game, evidence: Evidence) -> list[Event]:
                       if n in evidence.seen) or any(evidence.gone.get(n) == mountain for n in names)
         if not claimed:
             continue
+        missing = [c for c in COLORS if not game.mandala_colors(mandala) >> c & 1]
+        if len(missing) == 1:
+            # The sixth color lay there unread: name a card of it, so that its claim can be followed.
+            named = _naming(game, mandala, missing[0], evidence, EVENT)
+            if named is not None:
+                found.append(named)
+                continue
         completer = _last_player_into(game, mandala)
         ones, twos = (game.size(field_zone(mandala, p)) for p in (0, 1))
         picker = 1 - completer if ones == twos else (0 if ones > twos else 1)
@@ -468,16 +491,58 @@ def _unnoticed_completions(game: Game, evidence: Evidence) -> list[Event]:
     return found
 
 
+def _unread_colors(game: Game, evidence: Evidence) -> list[Event]:
+    """A mountain card nobody read, of a color no read card of the mountain has: the picker may claim it.
+
+    A claim takes every card of one color, so a color still in sight in the
+    mountain cannot be the unread card's. The claim shows only by what follows
+    (the other player picks next): the card went where nobody sees it, into
+    the picker's cup (its color is in their river) or onto the pile (their
+    field is empty). A color the picker's river lacks would put the card in the
+    river, in sight: read there, it is identified instead (:func:`_identifications`).
+    """
+    mandala = game.destroying
+    if mandala is None or not game.hidden[mountain_zone(mandala)]:
+        return []
+    picker = game.turn
+    in_mountain = {COLOR_OF[c] for c in game.mountain(mandala)}
+    in_river = {COLOR_OF[c] for c in game.river(picker)}
+    to_pile = not game.field(mandala, picker)
+    found: list[Event] = []
+    for color in COLORS:
+        if color in in_mountain or not (to_pile or color in in_river):
+            continue
+        named = _naming(game, mandala, color, evidence, STAND_IN)
+        if named is not None:
+            found.append(named)
+    return found
+
+
+def _naming(game: Game, mandala: int, color: int, evidence: Evidence, cost: float) -> Correction | None:
+    """One unread card of a mountain named as a stand-in card of ``color`` (none in sight)."""
+    card = stand_in(game, color, {*evidence.seen, *evidence.glimpses})
+    if card is None:
+        return None
+    try:
+        named = identify(game, card, mandala)
+    except PositionError:
+        return None
+    return Correction(named.text(), cost, (card_name(card),))
+
+
 def _picker_recounts(game: Game, evidence: Evidence) -> list[Event]:
     """At the first pick, the other player picks: a field card under another went unread (fields decide).
 
     One unread card in the other player's field of the destroyed mandala
-    must be enough to make them the first picker.
+    must be enough to make them the first picker, and a card read there must
+    be able to lie over it (a card alone in a field is in sight).
     """
     mandala = game.destroying
     if mandala is None or isinstance(_last_event(game), Claim) or game.completer is None:
         return []
     other = 1 - game.turn
+    if not game.field(mandala, other):
+        return []
     mine, theirs = game.size(field_zone(mandala, game.turn)), game.size(field_zone(mandala, other))
     needed = mine - theirs + (0 if 1 - game.completer == other else 1)
     if needed != 1:

@@ -48,8 +48,18 @@ from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 from companion.tracker import notices, zones
 from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, river_gap, with_cup_cards
-from companion.tracker.explain import CATCH_UP_DEPTH, DEPTH, GESTURE_S, Evidence, Explanation, explain, table_cards
+from companion.tracker.explain import (
+    CATCH_UP_DEPTH,
+    DEPTH,
+    GESTURE_S,
+    Correction,
+    Evidence,
+    Explanation,
+    explain,
+    table_cards,
+)
 from companion.tracker.settle import Settler, View
+from companion.tracker.standins import exchanged, stand_in
 from companion.vision.observation import FrameObservation
 from companion.vocab.reasons import Reason, warning_id, warning_text
 from companion.vocab.reasons import title as reason_title
@@ -227,6 +237,8 @@ class Tracker:
         """A join requested whose missing values the players are being asked for (on the display)."""
         self.unknown: frozenset[str] = frozenset()
         """Counts of a joined game nobody gave: estimated ("hands", "cups", "deck", "turn")."""
+        self.stand_ins: set[str] = set()
+        """Cards the game holds for mountain cards nobody read, known by color only (tracker/standins.py)."""
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -495,6 +507,7 @@ class Tracker:
         return True
 
     def _fresh_game(self) -> None:
+        self.stand_ins.clear()
         self.events.clear()
         self.warnings.clear()
         self.accepted.clear()
@@ -562,6 +575,7 @@ class Tracker:
     def _follow(self, view: View, found: _Pass) -> None:
         game = self.game
         assert game is not None
+        self._check_stand_ins(view, found)
         if game.phase is not Phase.OVER:
             self._explain(view, found)
         if self.game is not None and self.game.phase is Phase.OVER:
@@ -670,6 +684,8 @@ class Tracker:
             self.glimpses.pop(name, None)
             if name in self.view.cards:
                 self.last_zone[name] = self.view.cards[name]
+        if isinstance(event, Correction):
+            self.stand_ins.update(event.stand_ins)
         tracked = TrackedEvent(frame, event, forced=forced, drew=drew)
         self.events.append(tracked)
         if isinstance(event, FieldPlay):
@@ -1085,6 +1101,9 @@ class Tracker:
                 if unseen:
                     return self._judge(Reveal(ref.player, tuple(parse_card(c) for c in cards[:unseen])),
                                        zone, cards[:unseen], found)
+                # A cup card the game only knew by its color: this is the card.
+                if self._replace_stand_in(CUPS[ref.player], [parse_card(c) for c in cards], found):
+                    return True
                 # More cup cards than the game counted (a claimed card nobody could read, counts estimated
                 # when joining): the revealed cup is the truth.
                 try:
@@ -1124,6 +1143,77 @@ class Tracker:
         event = Reveal(unknown[0], left)
         if game.validate(event) is None:
             found.events.append(self._push(event, self.frame))
+
+    # -- cards known by color only ----------------------------------------------------
+
+    def _check_stand_ins(self, view: View, found: _Pass) -> None:
+        """Stand-ins against the table: a real card of their color in sight where they could be is that card.
+
+        A stand-in seen somewhere the game does not have it never lay where it
+        was named: another unseen card of its color takes its place. An unseen
+        card of a stand-in's color seen where the stand-in may lie (its mountain,
+        or a river or the pile while that mountain is being claimed; the pile,
+        for a stand-in claimed onto it) is the card that was named.
+        """
+        game = self.game
+        assert game is not None
+        for name in sorted(self.stand_ins):
+            standing = parse_card(name)
+            zone = view.cards.get(name)
+            if zone is not None and zones.expected_zone(game, standing) != zone:
+                replacement = stand_in(game, COLOR_OF[standing], {*view.cards, *self.glimpses})
+                if replacement is None or not self._exchange(standing, replacement, found, real=False):
+                    self.stand_ins.discard(name)  # nothing can stand there instead: the card is judged as it is
+                continue
+            reach = self._stand_in_reach(standing)
+            real = next((parse_card(c) for c, z in sorted(view.cards.items()) if z in reach
+                         and COLOR_OF[parse_card(c)] == COLOR_OF[standing] and game.location(parse_card(c)) == UNSEEN),
+                        None)
+            if zone is None and real is not None:
+                self._exchange(standing, real, found, real=True)
+
+    def _stand_in_reach(self, standing: int) -> set[str]:
+        """Where the real card of a stand-in may show up on the table while the game holds the stand-in."""
+        game = self.game
+        assert game is not None
+        where = game.location(standing)
+        if where == DISCARD:
+            return {zones.DISCARD_ZONE}
+        for mandala in (0, 1):
+            if where == mountain_zone(mandala):
+                reach = {zones.mountain(mandala)}
+                if game.destroying == mandala:
+                    reach |= {zones.DISCARD_ZONE} | {zones.river(p, space) for p in (0, 1)
+                                                       for space in range(1, MANDALA.river_spaces + 1)}
+                return reach
+        return set()  # a cup: the real card shows when the cup is laid out
+
+    def _replace_stand_in(self, place: int, cards: Sequence[int], found: _Pass) -> bool:
+        """A card of a stand-in's color shows up where the game holds the stand-in (a cup laid out): it is that."""
+        game = self.game
+        assert game is not None
+        for name in sorted(self.stand_ins):
+            standing = parse_card(name)
+            if game.location(standing) != place:
+                continue
+            real = next((c for c in cards if COLOR_OF[c] == COLOR_OF[standing] and game.location(c) == UNSEEN), None)
+            if real is not None and self._exchange(standing, real, found, real=True):
+                return True
+        return False
+
+    def _exchange(self, standing: int, other: int, found: _Pass, real: bool) -> bool:
+        """Put ``other`` where the stand-in lies: the real card (seen), or another stand-in."""
+        game = self.game
+        assert game is not None
+        try:
+            fixed = exchanged(game, standing, other)
+        except PositionError:
+            return False
+        self.stand_ins.discard(card_name(standing))
+        if not real:
+            self.stand_ins.add(card_name(other))
+        found.events.append(self._push(Resync(fixed.text()), self.frame, forced=True))
+        return True
 
     # -- recovery --------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from companion.engine import Game, Phase, card_name, parse_card, play_random_game
+from companion.engine.game import CUPS
 from companion.sim.scene import scene_truth
 from companion.sim.script import GameScript, script_observations
 from companion.sim.sloppy import Habits, script_sloppy_game
@@ -103,6 +104,20 @@ def test_the_habits_show(layout: Layout, script: GameScript) -> None:
     last_rest = next(s for s in reversed(script.shots) if s.note == "rest" and s.hand is None)
     pile = [t for t in scene_truth(layout, last_rest.cards) if t.zone == "discard"]
     assert len(pile) >= 2 and sum(t.visible for t in pile) <= 1
+
+
+def test_every_cup_card_shows_a_whole_sticker_when_the_cups_are_laid_out(layout: Layout) -> None:
+    """The reveal is spread to be counted: each cup card is read at some rest, whatever came over it later."""
+    for seed in (2, 8, 9):  # games whose big cups once hid cards under the next row of the spread
+        game = play_random_game(random.Random(seed), first_player=0)
+        script = script_sloppy_game(game, layout, seed=seed)
+        shown: set[str] = set()
+        for shot in script.shots:
+            if shot.note.startswith("reveal") and shot.hand is None:
+                shown |= {t.card_id for t in scene_truth(layout, shot.cards) if t.visible and t.zone
+                          and t.zone.endswith(".reveal")}
+        cups = {card_name(c) for place in CUPS for c in game.known[place]}
+        assert cups <= shown, f"seed {seed}: {sorted(cups - shown)} never in view"
 
 
 def test_a_sloppy_game_replays_through_the_ideal_camera(layout: Layout, script: GameScript) -> None:

@@ -6,9 +6,11 @@ from dataclasses import replace
 
 from companion.engine import Claim, Discard, EndReason, FieldPlay, Game, MountainPlay, Phase, Refill, Resync, Reveal
 from companion.engine.cards import CARDS, parse_card, parse_color
+from companion.engine.game import CUPS, UNSEEN, mountain_zone
 from companion.engine.position import Position, build, position_of
 from companion.tracker import notices
 from companion.tracker.anchor import JoinCounts
+from companion.tracker.explain import Correction
 from companion.tracker.tracker import Tracker
 from tests.tracker.table import ScriptedTable
 
@@ -81,13 +83,19 @@ def test_a_deal_with_a_card_under_the_other_starts_and_the_card_is_read_later() 
     assert not table.events() and not table.warnings()
 
 
-def test_a_mountain_card_laid_unseen_is_read_when_the_card_over_it_is_claimed() -> None:
+def _m1_completed_over_an_unread_card(hidden: str) -> ScriptedTable:
+    """A game dealt with ``hidden`` (orange) unread under R01 in m1; m1 then completed by p1, five colors read."""
     table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
-    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
-    table.hold(4.5, unreadable=("O01",))                   # the game starts with O01 unseen under R01
+    table.put("m1.mountain", "R01", hidden).put("m2.mountain", "Y01", "G01")
+    table.hold(4.5, unreadable=(hidden,))                  # the game starts with the card unseen under R01
     for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
                        ("m2.mountain", "K09"), ("m1.mountain", "K01")):
-        table.put(zone, name).hold(1.5, unreadable=("O01",))
+        table.put(zone, name).hold(1.5, unreadable=(hidden,))
+    return table
+
+
+def test_a_mountain_card_laid_unseen_is_read_when_the_card_over_it_is_claimed() -> None:
+    table = _m1_completed_over_an_unread_card("O01")
     game = table.tracker.game
     assert game is not None and game.phase is Phase.PLAY      # five colors known: the sixth lies unseen
     table.take("R01").put("p2.river.1", "R01").settle()      # p2 claims red (1-1, p1 completed): O01 shows
@@ -309,3 +317,107 @@ def test_a_join_waits_for_a_river_card_out_of_sight_and_says_so_in_a_few_words()
     table.put("p1.river.1", "P01").settle()                   # the hand left: the whole river is in sight
     assert tracker.game is not None and tracker.game.river(0) == cards("P01", "K01")
     assert [n.title for u in table.updates for n in u.notices] == [notices.CANNOT_JOIN, notices.JOINED]
+
+
+def _resumed(position: Position, table_cards: dict[str, str]) -> ScriptedTable:
+    """A scripted table showing ``table_cards``, followed from ``position`` (as after a restart)."""
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    for name, zone in table_cards.items():
+        table.put(zone, name)
+    table.tracker.resume(build(position))
+    table.settle()
+    assert not table.events() and not table.warnings()
+    return table
+
+
+def _destroying_m1_with_a_card_unread() -> ScriptedTable:
+    """m1 is being destroyed; its mountain holds R01, P01 and a card nobody read (under R01). p1 picks
+    first (two field cards to one) and already has yellow in the river."""
+    position = Position(mountains=(cards("R01", "P01"), cards("Y09", "G09")), unseen_mountains=(1, 0),
+                        fields=((cards("O02", "K02"), cards("G02")), ((), ())), rivers=(cards("Y05"), ()),
+                        hands=(6, 6), phase=Phase.CLAIM, destroying=0, completer=0, turn=0)
+    seen = {"R01": "m1.mountain", "P01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
+            "O02": "m1.field.p1", "K02": "m1.field.p1", "G02": "m1.field.p2", "Y05": "p1.river.1"}
+    return _resumed(position, seen)
+
+
+def test_a_claim_of_a_mountain_card_nobody_read_shows_by_the_next_pick() -> None:
+    table = _destroying_m1_with_a_card_unread()
+    # p1 claims the unread card's color: it goes into p1's cup, nothing changes in sight. Then p2 picks red.
+    table.take("R01").put("p2.river.1", "R01").settle()
+    assert not table.warnings()
+    events = [e.event for e in table.events()]
+    assert [type(e) for e in events] == [Correction, Claim, Claim]
+    assert events[1] == Claim(0, parse_color("Y")) and events[2] == Claim(1, parse_color("R"), card("R01"))
+    game = table.tracker.game
+    assert game is not None and game.cup_size(0) == 3 and game.turn == 0   # p1 picks purple next
+    # The stand-in: an unseen yellow card in p1's cup, yellow scoring as the river says.
+    (named,) = table.tracker.stand_ins
+    assert named.startswith("Y") and game.location(card(named)) == CUPS[0]
+
+
+def test_a_stand_in_seen_somewhere_else_gives_way_to_another_card_of_its_color() -> None:
+    # A yellow card claimed unread into p1's cup is named; then the named card itself is laid in a field.
+    table = _destroying_m1_with_a_card_unread()
+    table.take("R01").put("p2.river.1", "R01").settle()
+    (named,) = table.tracker.stand_ins
+    table.take("P01").put("p1.river.2", "P01").settle()               # p1 claims purple: m1 is done
+    table.take("O02", "K02", "G02").put("discard", "O02", "K02", "G02").settle()
+    table.put("m1.mountain", "R05", "O05").settle()                    # the refill
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.PLAY and game.turn == 1
+    table.put("m1.field.p2", named).settle()                           # p2 plays the card the cup stand-in named
+    assert not table.warnings()
+    assert table.events()[-1].event == FieldPlay(1, 0, cards(named), field=1)
+    game = table.tracker.game
+    assert game is not None and game.cup_size(0) == 3 and named not in table.tracker.stand_ins
+    (other,) = table.tracker.stand_ins
+    assert other[0] == "Y" and game.location(card(other)) == CUPS[0]
+
+
+def test_an_unnoticed_completion_names_the_unread_card_by_the_missing_color() -> None:
+    table = _m1_completed_over_an_unread_card("O05")
+    # m1 is complete (the sixth color, orange, lies unread): p2 picks first (1-1, p1 completed it) and
+    # claims black, into p2's river; O05 stays unread under R01.
+    table.take("K01").put("p2.river.1", "K01").hold(1.5, unreadable=("O05",))
+    assert not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM and game.destroying == 0
+    assert game.river(1) == cards("K01") and game.turn == 0
+    (named,) = table.tracker.stand_ins
+    assert named[0] == "O" and game.location(card(named)) == mountain_zone(0)
+    # p1 claims orange: the real card shows in p1's river and takes the stand-in's place.
+    table.take("O05").put("p1.river.1", "O05").settle()
+    assert not table.warnings() and not table.tracker.stand_ins
+    assert table.events()[-1].event == Claim(0, parse_color("O"), card("O05"))
+    game = table.tracker.game
+    assert game is not None and game.river(0) == cards("O05") and game.location(card(named)) == UNSEEN
+
+
+def test_a_pick_of_covered_cards_shows_by_the_next_pick_when_no_field_card_can_hide() -> None:
+    # p1 picks first (one field card to none) and claims yellow, whose only card lay covered under R01:
+    # nothing changes in sight. p2's red card then goes to the pile (p2's field is empty).
+    position = Position(mountains=(cards("Y03", "R01", "P01"), cards("Y09", "G09")),
+                        fields=((cards("O02"), ()), ((), ())), rivers=(cards("Y05"), ()),
+                        hands=(6, 6), phase=Phase.CLAIM, destroying=0, completer=0, turn=0)
+    seen = {"R01": "m1.mountain", "P01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
+            "O02": "m1.field.p1", "Y05": "p1.river.1"}
+    table = _resumed(position, seen)
+    table.take("R01").put("discard", "R01").settle()
+    assert not table.warnings()
+    # Not "an unread card in p2's field made p2 the first picker": an empty field hides no card.
+    assert [e.event for e in table.events()] == [Claim(0, parse_color("Y")), Claim(1, parse_color("R"))]
+
+
+def test_a_cup_laid_out_shows_the_real_card_of_a_stand_in() -> None:
+    # The game is over; p1's cup holds Y02 (a stand-in named for a yellow card claimed unread) and R03.
+    position = Position(cups=(cards("Y02", "R03"), ()), cup_sizes=(2, 0), rivers=(cards("Y01", "R01"), ()),
+                        hands=(0, 0), phase=Phase.OVER, destroying=0, deck_ran_out=True, end_reason=EndReason.DECK,
+                        deck=0)
+    table = _resumed(position, {"Y01": "p1.river.1", "R01": "p1.river.2"})
+    table.tracker.stand_ins.add("Y02")
+    table.put("p1.reveal", "R03", "Y07").settle()          # the cup laid out: a yellow card nobody knew
+    assert not table.warnings()
+    game = table.tracker.game
+    assert game is not None and set(game.known[CUPS[0]]) == set(cards("R03", "Y07")) and game.cup_size(0) == 2
+    assert not table.tracker.stand_ins
