@@ -319,14 +319,14 @@ def test_a_join_waits_for_a_river_card_out_of_sight_and_says_so_in_a_few_words()
     assert [n.title for u in table.updates for n in u.notices] == [notices.CANNOT_JOIN, notices.JOINED]
 
 
-def _resumed(position: Position, table_cards: dict[str, str]) -> ScriptedTable:
+def _resumed(position: Position, table_cards: dict[str, str], quiet: bool = True) -> ScriptedTable:
     """A scripted table showing ``table_cards``, followed from ``position`` (as after a restart)."""
     table = ScriptedTable(Tracker(settle_s=1.0))
     for name, zone in table_cards.items():
         table.put(zone, name)
     table.tracker.resume(build(position))
     table.settle()
-    assert not table.events() and not table.warnings()
+    assert not table.warnings() and (not quiet or not table.events())
     return table
 
 
@@ -402,7 +402,9 @@ def test_a_pick_of_covered_cards_shows_by_the_next_pick_when_no_field_card_can_h
                         hands=(6, 6), phase=Phase.CLAIM, destroying=0, completer=0, turn=0)
     seen = {"R01": "m1.mountain", "P01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
             "O02": "m1.field.p1", "Y05": "p1.river.1"}
-    table = _resumed(position, seen)
+    # Resumed, the catch-up may already take yellow (a whole color out of sight beside the rest of m1):
+    # either way the picks end in the same order.
+    table = _resumed(position, seen, quiet=False)
     table.take("R01").put("discard", "R01").settle()
     assert not table.warnings()
     # Not "an unread card in p2's field made p2 the first picker": an empty field hides no card.
