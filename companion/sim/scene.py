@@ -50,6 +50,7 @@ from companion.markers.codes import (
     PRINT_BLACK_BGR,
     STICKER_PAPER_BGR,
     color_name_of,
+    label_strip_width_mm,
     payload_for,
     sticker_cut_mm,
     sticker_modules,
@@ -653,18 +654,20 @@ def _card_texture(
                 dark=PRINT_BLACK_BGR,
                 light=STICKER_PAPER_BGR,
             )
-            _paint_label(face, card_id, (left_mm, top_mm), sticker_mm, scale_xy, round(turn / 90) % 4 == 2)
+            _paint_label(face, card_id, (left_mm, top_mm), sticker_mm, scale_xy, round(turn / 90) % 4 == 2,
+                         label_strip_width_mm(card_mm, sticker_mm))
     corner_px = 3.0 * scale_xy[0]
     return _Texture(_premultiplied(face, corner_px), scale_xy)
 
 
 def _paint_label(face: Image, card_id: str, code_mm: Point, sticker_mm: float, scale_xy: tuple[float, float],
-                 upside_down: bool) -> None:
+                 upside_down: bool, strip_w_mm: float) -> None:
     """The sticker's label strip (``companion markers`` prints it inside the cut): white, the card id and
-    color name in black, the corner mark; below the code as printed, so above it when stuck upside down."""
+    color name in black, the corner mark; below the code as printed, so above it when stuck upside down;
+    ``strip_w_mm`` wide from its printed left end (shorter than the code on a card too small for two)."""
     cut_w, cut_h = sticker_cut_mm(sticker_mm)
     strip_mm = cut_h - sticker_mm
-    width, height = max(2, round(cut_w * scale_xy[0])), max(2, round(strip_mm * scale_xy[1]))
+    width, height = max(2, round(strip_w_mm * scale_xy[0])), max(2, round(strip_mm * scale_xy[1]))
     strip = np.empty((height, width, 3), np.uint8)
     strip[...] = STICKER_PAPER_BGR
     text = f"{card_id} {color_name_of(card_id)}"
@@ -678,6 +681,7 @@ def _paint_label(face: Image, card_id: str, code_mm: Point, sticker_mm: float, s
     cv2.fillConvexPoly(strip, corner, PRINT_BLACK_BGR, cv2.LINE_AA)
     left_mm, top_mm = code_mm
     top_mm = top_mm - strip_mm if upside_down else top_mm + sticker_mm
+    left_mm = left_mm + cut_w - strip_w_mm if upside_down else left_mm
     x0, y0 = round(left_mm * scale_xy[0]), round(top_mm * scale_xy[1])
     if upside_down:
         strip = np.rot90(strip, 2)
