@@ -12,9 +12,9 @@ from PIL import Image
 
 from companion.errors import CompanionError
 from companion.ui.mountains_samples import MOUNTAINS_SAMPLES
-from companion.ui.setup_samples import SETUP_SAMPLES
 from companion.ui.samples import SAMPLES
 from companion.ui.screens import render
+from companion.ui.setup_samples import SETUP_SAMPLES
 
 if TYPE_CHECKING:
     from companion.ui.controller import UiController

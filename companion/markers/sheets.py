@@ -318,10 +318,12 @@ def fiducial_pages(layout: Layout, dpi: int = DEFAULT_DPI, paper: tuple[float, f
     return pages
 
 
-def fiducial_piece(page: _Page, fiducial_id: int, size_mm: float, left: float, top: float) -> tuple[float, float]:
+def fiducial_piece(page: _Page, fiducial_id: int, size_mm: float, left: float, top: float,
+                   cut_marks: bool = True) -> tuple[float, float]:
     """One fiducial as cut: the marker on its white margin, then a strip naming it and the edge toward player 1.
 
-    Returns the cut's width and height (the cut marks are drawn too).
+    Returns the cut's width and height (the cut marks are drawn too, unless ``cut_marks`` is false: a printed
+    mat carries its fiducials as they are).
     """
     cells = np.pad(fiducial_cells(fiducial_id), FIDUCIAL_QUIET_CELLS, constant_values=False)
     side = size_mm * cells.shape[0] / FIDUCIAL_CELLS
@@ -330,7 +332,8 @@ def fiducial_piece(page: _Page, fiducial_id: int, size_mm: float, left: float, t
     page.fitted_text(left + 1.0, top + side + 0.2, f"id {fiducial_id}", strip * 0.4, side - 2)
     page.fitted_text(left + 1.0, top + side + strip * 0.45, "this edge toward player 1", strip * 0.3, side - 2)
     page.line([(left + 1.0, top + side + strip - 0.6), (left + side - 1.0, top + side + strip - 0.6)], 0.5)
-    page.cut_marks(left, top, side, side + strip)
+    if cut_marks:
+        page.cut_marks(left, top, side, side + strip)
     return side, side + strip
 
 

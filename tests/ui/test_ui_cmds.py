@@ -11,8 +11,8 @@ from PIL import Image
 
 from companion.cli import main
 from companion.ui.mountains_samples import MOUNTAINS_SAMPLES
-from companion.ui.setup_samples import SETUP_SAMPLES
 from companion.ui.samples import SAMPLES
+from companion.ui.setup_samples import SETUP_SAMPLES
 
 
 def test_preview_writes_every_screen_at_1x_and_4x(tmp_path: Path) -> None:
