@@ -42,12 +42,14 @@ COMMAND_WORDS: dict[Command, str] = {
     Command.CHOOSE_FIRST: "the first (as applied)", Command.CHOOSE_SECOND: "the second",
     Command.JOIN_START: "join it", Command.JOIN_LESS: "one less", Command.JOIN_MORE: "one more",
     Command.JOIN_NEXT: "next value", Command.JOIN_CANCEL: "cancel",
+    Command.SETUP_NEXT: "next color", Command.SETUP_AGAIN: "start over", Command.SETUP_CLOSE: "leave",
 }
 """What each button command means, in the words of the page."""
 CONTEXT_WORDS: dict[Context, str] = {
     Context.NORMAL: "Game screens", Context.WARNING: "A warning", Context.DISCARD: "'How many?'",
     Context.SETUP: "New game", Context.OVER: "Game over", Context.MENU: "Menu",
     Context.CHOICE: "'Which was it?'", Context.JOIN_OFFER: "'Game on the mat'", Context.JOIN: "Joining",
+    Context.SETUP_TASK: "Teaching the mat, checking stickers (menu, Set up table)",
 }
 
 TABLE_HABITS = (
