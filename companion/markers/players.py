@@ -79,7 +79,7 @@ def players_page(layout: Layout, dpi: int = DEFAULT_DPI, paper: tuple[float, flo
     page = _Page(dpi, paper)
     x = MARGIN_MM
     page.text(x, MARGIN_MM, "Mandala Table Companion: how to play with it", 6.0)
-    bottom = _mat_sketch(page, layout, x, MARGIN_MM + 14, 104.0)
+    bottom = _mat_sketch(page, layout, x, MARGIN_MM + 14, 98.0)
     y = _section(page, x, bottom + 2, "At the table", TABLE_HABITS)
     y = _section(page, x, y + 1.5, "Buttons: A, B, C; 'hold' = press about a second", _button_lines())
     y = _section(page, x, y + 1.5, "Warnings: the title, what to do, what is wrong", _warning_lines())
