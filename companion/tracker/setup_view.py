@@ -29,7 +29,8 @@ SetupProblem = Literal["", "few-fiducials", "no-card", "two-cards", "no-mat", "f
 - ``two-cards``: two new cards at once: which zone each is for cannot be told;
 - ``no-mat``: the fiducials went out of view while cards were being laid;
 - ``fiducial-turned``: a fiducial is stuck askew (not square to the others);
-- ``zones-overlap``: the zones taught do not make a usable layout (cards far from their zones' middles);
+- ``zones-overlap``: the zones taught do not make a usable layout (overlapping, or too small for a card:
+  cards laid far from their zones' middles);
 - ``not-saved``: the layout could not be written to the state folder;
 - ``no-sticker``: check: no sticker read yet (cards face down, or not on the mat).
 """

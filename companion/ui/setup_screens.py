@@ -49,7 +49,7 @@ _TEACH_PROBLEMS = {
 """A problem while cards are laid: one short line under the zone."""
 _FAILURES = {
     "fiducial-turned": "A fiducial is askew: stick it square, its P1 edge toward P1.",
-    "zones-overlap": "Zones overlap: lay each card in the middle of its zone.",
+    "zones-overlap": "Zones do not fit: lay each card in the middle of its zone.",
     "not-saved": "The layout could not be saved: see the log.",
 }
 
