@@ -7,6 +7,7 @@ from dataclasses import replace
 from companion.tracker.setup_view import SetupView
 from companion.ui.samples import MIDGAME, Sample
 from companion.ui.state import MENU_ITEMS, SETUP_ITEMS, MenuItem, SetupItem, UiState
+from companion.vocab import zones
 
 _GAME = MIDGAME
 
@@ -27,13 +28,13 @@ SETUP_SAMPLES: tuple[Sample, ...] = (
     _task("teach-few-fiducials", "Teaching: after a few frames, still too few fiducials in view",
           SetupView("teach", "fiducials", seen=2, total=24, problem="few-fiducials")),
     _task("teach-card", "Teaching: lay one card in P1's river space 3 (9 of 24 zones done)",
-          SetupView("teach", "cards", zone="p1.river.3", done=8, total=24)),
+          SetupView("teach", "cards", zone=zones.river(0, 3), done=8, total=24)),
     _task("teach-no-card", "Teaching: no new card seen for a while (face down?)",
-          SetupView("teach", "cards", zone="m1.field.p2", done=1, total=24, problem="no-card")),
+          SetupView("teach", "cards", zone=zones.field(0, 1), done=1, total=24, problem="no-card")),
     _task("teach-two-cards", "Teaching: two new cards at once, which zone each is for cannot be told",
-          SetupView("teach", "cards", zone="m2.mountain", done=3, total=24, problem="two-cards")),
+          SetupView("teach", "cards", zone=zones.mountain(1), done=3, total=24, problem="two-cards")),
     _task("teach-no-mat", "Teaching: the fiducials went out of view",
-          SetupView("teach", "cards", zone="deck", done=22, total=24, problem="no-mat")),
+          SetupView("teach", "cards", zone=zones.DECK, done=22, total=24, problem="no-mat")),
     _task("teach-saved", "Taught: the layout is saved and in use now",
           SetupView("teach", "saved", done=24, total=24)),
     _task("teach-failed", "Not taught: the cards were laid too far from their zones' middles",
