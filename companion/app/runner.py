@@ -58,6 +58,7 @@ from companion.ui.controller import UiController
 from companion.ui.i18n import _
 
 if TYPE_CHECKING:
+    from companion.app.setup import SetupDesk
     from companion.web.live import PhoneView
 
 log = logging.getLogger("companion.run")
@@ -166,8 +167,10 @@ class Runner:
     def __init__(self, camera: Camera, session: Session, display: Any, buttons: Buttons | None = None,
                  options: RunOptions = RunOptions(), *, on_model: Callable[[DisplayModel], None] | None = None,
                  signals: Signals | None = None, clock: Callable[[], float] = time.monotonic,
-                 web: PhoneView | None = None) -> None:
+                 web: PhoneView | None = None, desk: SetupDesk | None = None) -> None:
         self.camera, self.session, self.display = camera, session, display
+        self.desk = desk
+        """The set-up menu's tasks (teach the playmat, check stickers): while one runs, frames go to it."""
         self.web = web
         """The phone view when it is on: started and stopped with the run, fed by the worker."""
         self.buttons: Buttons = buttons if buttons is not None else NoButtons()
@@ -354,6 +357,10 @@ class Runner:
 
     def _process(self, frame: Frame) -> None:
         now = frame.index / self.options.clock_fps if self.options.clock_fps else frame.at - self.started_at
+        if self.desk is not None and self.desk.active:  # a set-up task has the table; the game waits
+            self.desk.feed(now, frame.index, frame.image)
+            self._take_layout()
+            return
         board_before = self.session.board_found
         self.session.feed(frame.index, now, frame.image)
         log.debug("frame %d processed", frame.index)
@@ -367,6 +374,9 @@ class Runner:
 
     def _model(self, item: Item | None, camera: CameraState) -> DisplayModel:
         model = self.session.model(self._idle_now(item), camera=camera)
+        setup = self.desk.view() if self.desk is not None else None
+        if setup is not None:
+            model = replace(model, setup=setup)
         if self.web is None:
             return model
         code = self.web.pairing_code()
@@ -386,10 +396,23 @@ class Runner:
                 command = self.commands.get_nowait()
             except queue.Empty:
                 return
+            if self.desk is not None and command.action in self.desk.ACTIONS:
+                log.info("button: %s", self.desk.apply(command, self.session.pipeline.vision.layout))
+                self._take_layout()
+                continue
             applied = self.session.apply(command)
             log.info("button: %s", applied.summary)
             if applied.changed:
                 notify.status(self._status_line())
+
+    def _take_layout(self) -> None:
+        """A playmat taught (or the configured one again, from the set-up menu): the game's vision uses it now."""
+        layout = self.desk.take_layout() if self.desk is not None else None
+        if layout is not None:
+            from companion.app.setup import use_layout
+
+            use_layout(self.session.pipeline, layout)
+            log.info("layout in use now: %r, %d zones", layout.name, len(layout.zones))
 
     def _publish(self, model: DisplayModel) -> None:
         if model != self.model:
@@ -504,6 +527,7 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
     """
     from companion.app.calibrate import lens_for_run
     from companion.app.journal import Journal
+    from companion.app.setup import SetupDesk, layout_for_run
     from companion.app.table import TablePipeline
     from companion.ui import i18n
     from companion.vision.layout import load_layout
@@ -513,7 +537,9 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
     files = settings.source == "path"
     clock_fps = (recorded_fps or settings.fps or 10.0) if files else None
     lens = lens_for_run(config, calibration)
-    pipeline = TablePipeline(load_layout(config.layout.path), decoder=config.vision.decoder,
+    configured = load_layout(config.layout.path)
+    pipeline = TablePipeline(layout_for_run(configured, config.state_dir, config.game.ruleset),
+                             decoder=config.vision.decoder,
                              settle_s=config.tracker.settle_s,
                              first_player=0 if config.tracker.first_player == "p1" else 1, lens=lens,
                              ruleset=config.game.ruleset)
@@ -529,8 +555,10 @@ def build(config: Any, *, recorded_fps: float | None = None, calibration: Path |
     log.info("camera %s (lens %s), display %s, journal %s", settings.source,
              "a pinhole" if lens is None else f"{lens.name}, k1 {lens.distortion[0]:.3f}", config.display.display,
              journal.path)
+    desk = SetupDesk(configured, config.state_dir, clock_fps or settings.fps or 10.0, config.game.ruleset,
+                     config.vision.decoder)
     return Runner(open_camera(settings, config.state_dir), session, make_display(config), make_buttons(config),
-                  options, signals=make_signals(config), web=make_web(config))
+                  options, signals=make_signals(config), web=make_web(config), desk=desk)
 
 
 def make_web(config: Any) -> PhoneView | None:

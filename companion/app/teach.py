@@ -15,6 +15,7 @@ import numpy as np
 
 from companion.vision.fiducials import FiducialSighting
 from companion.vision.layout import ZONE_NAMES, Fiducial, Layout
+from companion.vision.observation import FrameObservation
 from companion.vision.pipeline import VisionPipeline
 from companion.vision.teach import (
     MIN_FIDUCIALS,
@@ -46,6 +47,8 @@ class Teaching:
     _cards: LaidCards | None = None
     _shift: tuple[float, float] = (0.0, 0.0)
     _empty: np.ndarray | None = None
+    last: FrameObservation | None = None
+    """What the cards step saw in the last frame (the set-up screen says what went wrong from it)."""
 
     @property
     def prompt(self) -> str:
@@ -66,12 +69,32 @@ class Teaching:
     def done(self) -> bool:
         return self._cards is not None and self._cards.next_zone() is None
 
+    @property
+    def next_zone(self) -> str | None:
+        """The zone whose card is to be laid now; None before the fiducials are placed, and when done."""
+        return None if self._cards is None else self._cards.next_zone()
+
+    @property
+    def fiducials_seen(self) -> int:
+        """Fiducials of the source layout seen so far in one frame (the best frame)."""
+        return len(self._best)
+
+    @property
+    def looked(self) -> int:
+        """Frames looked at for the fiducials."""
+        return self._looked
+
+    def laid_cards(self) -> list[str]:
+        """Ids of the cards laid so far, in the order laid (one per zone taught)."""
+        return [] if self._cards is None else [card for card, _ in self._cards.laid()]
+
     def feed(self, index: int, image: np.ndarray) -> None:
         if self._cards is None:
             self._look_for_fiducials(image)
             return
         assert self._pipeline is not None
-        self._cards.add(index, self._pipeline.process(image))
+        self.last = self._pipeline.process(image)
+        self._cards.add(index, self.last)
 
     def _look_for_fiducials(self, image: np.ndarray) -> None:
         finder = VisionPipeline(self.source, self.decoder or "zxing")

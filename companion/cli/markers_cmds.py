@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from companion.cli.progress import add_quiet
 from companion.errors import ConfigError
 from companion.markers.codes import ALL_CARD_IDS, CARD_IDS
+from companion.markers.mat import MAT_DPI
 from companion.markers.sheets import DEFAULT_DPI, PAPERS, MarkerOutputError, write_markers
 from companion.markers.sizing import MARGIN, WANTED_PX_PER_MODULE, choose_sticker_mm, sticker_fits
 from companion.vision.layout import Layout, default_layout_path, layout_to_dict, load_layout
@@ -53,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                          help="Camera Module 3 lens, for the pixels per module (default standard)")
     markers.add_argument("--resolution", default="4608x2592", help="camera mode WxH (default 4608x2592)")
     markers.set_defaults(func=run)
-    commands = markers.add_subparsers(dest="markers_command", metavar="check", required=False)
+    commands = markers.add_subparsers(dest="markers_command", metavar="check|mat", required=False)
     check = commands.add_parser(
         "check", help="check that every sticker is on a card of its color: lay cards on the mat under the camera")
     check.add_argument("input", type=Path, nargs="?", default=None,
@@ -68,6 +69,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("--json", action="store_true", help="print every card's verdict as JSON")
     add_quiet(check)
     check.set_defaults(func=run_check)
+    mat = commands.add_parser(
+        "mat", help="a playmat to print at 1:1 on A4 or Letter sheets (tiled, with alignment marks and page order)")
+    mat.add_argument("--out", type=Path, required=True, help="PDF file to write, e.g. mat.pdf")
+    mat.add_argument("--layout", type=Path, default=None,
+                     help="layout JSON whose zones and fiducials to print (default: the ruleset's shipped playmat)")
+    mat.add_argument("--ruleset", choices=("mandala", "mountains"), default="mandala",
+                     help="the game whose shipped playmat to print (default mandala)")
+    mat.add_argument("--paper", choices=tuple(PAPERS), default="a4", help="a4 (default) or letter (US)")
+    mat.add_argument("--dpi", type=int, default=MAT_DPI, help=f"raster resolution (default {MAT_DPI})")
+    mat.set_defaults(func=run_mat)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,6 +151,26 @@ def _resolution(text: str) -> tuple[int, int]:
     if width < 16 or height < 16:
         raise ConfigError(f"--resolution {text!r}: too small")
     return width, height
+
+
+def run_mat(args: argparse.Namespace) -> int:
+    """The tiled 1:1 playmat as one PDF: its path on stdout, how it is tiled and how to print it on stderr."""
+    from companion.cli.paths import output_file
+    from companion.markers.mat import write_mat
+
+    output_file(args.out, "--out", (".pdf",))
+    if not 100 <= args.dpi <= 600:
+        raise ConfigError(f"markers mat: --dpi {args.dpi}: must be between 100 and 600")
+    layout = load_layout(args.layout if args.layout is not None else default_layout_path(args.ruleset))
+    tiles = write_mat(args.out, layout, PAPERS[args.paper], args.dpi)
+    print(args.out)
+    width, height = layout.size_mm
+    orientation = "portrait" if tiles.paper_mm[0] < tiles.paper_mm[1] else "landscape"
+    print(f"{layout.name!r}, {width:g} x {height:g} mm at 1:1: {tiles.pages} pages ({tiles.rows} rows of "
+          f"{tiles.columns}, {args.paper} {orientation}); print at 100% (no 'fit to page') and check the 100 mm "
+          "bar; cut each page's left and top margin on its dashed line and lay it over its neighbour, crosses on "
+          "crosses; tape from behind", file=sys.stderr)
+    return 0
 
 
 LIVE_FRAMES = 10

@@ -14,6 +14,7 @@ from companion.errors import CompanionError
 from companion.ui.mountains_samples import MOUNTAINS_SAMPLES
 from companion.ui.samples import SAMPLES
 from companion.ui.screens import render
+from companion.ui.setup_samples import SETUP_SAMPLES
 
 if TYPE_CHECKING:
     from companion.ui.controller import UiController
@@ -51,7 +52,7 @@ def preview_files(out: Path, scale: int = PREVIEW_SCALE) -> list[Path]:
     except OSError as error:
         raise CompanionError(f"--out {out}: cannot create the folder ({error.strerror})") from error
     written: list[Path] = []
-    for sample in (*SAMPLES, *MOUNTAINS_SAMPLES):
+    for sample in (*SAMPLES, *MOUNTAINS_SAMPLES, *SETUP_SAMPLES):
         image = render(sample.model, sample.ui)
         written.append(_save(image, out / f"{sample.name}.png"))
         big = image.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
@@ -69,8 +70,8 @@ def run_preview(args: argparse.Namespace) -> int:
 
     with speaking(args.language):
         written = preview_files(args.out, args.scale)
-    print(f"wrote {len(written)} PNG files for {len(SAMPLES) + len(MOUNTAINS_SAMPLES)} states to {args.out}",
-          file=sys.stderr)
+    states = len(SAMPLES) + len(MOUNTAINS_SAMPLES) + len(SETUP_SAMPLES)
+    print(f"wrote {len(written)} PNG files for {states} states to {args.out}", file=sys.stderr)
     return 0
 
 

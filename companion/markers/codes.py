@@ -41,6 +41,7 @@ __all__ = [
     "MarkerError",
     "color_name_of",
     "fiducial_cells",
+    "label_strip_width_mm",
     "payload_for",
     "qr_modules",
     "sticker_cut_mm",
@@ -65,6 +66,24 @@ FIDUCIAL_LABEL_CELLS = 1.5
 def sticker_cut_mm(sticker_mm: float) -> tuple[float, float]:
     """The piece cut out for one sticker: the code with its quiet zone, and its label strip below."""
     return sticker_mm, sticker_mm * (1 + LABEL_MODULES / (QR_MODULES + 2 * QUIET_ZONE_MODULES))
+
+
+LABEL_CLEARANCE_MM = 0.5
+"""A shortened label strip stops this far short of the other sticker's quiet zone (a cut is never exact)."""
+
+
+def label_strip_width_mm(card_mm: tuple[float, float], sticker_mm: float) -> float:
+    """How wide a sticker's label strip is printed: the code's width, less what would lie on the other sticker.
+
+    On a card too small for two stickers side by side (32 mm webcam stickers
+    on a 70 mm card overlap by 2 mm), the strip's end toward the card's
+    middle would cover the other sticker's quiet zone: white on white is
+    harmless, but the strip's text and corner mark are not. The strip is
+    then cut short by the overlap and a little more, its corner mark at the
+    new end.
+    """
+    overlap = 2 * (STICKER_INSET_MM + sticker_mm) - card_mm[0]
+    return sticker_mm if overlap <= 0 else sticker_mm - overlap - LABEL_CLEARANCE_MM
 
 CARD_IDS: tuple[str, ...] = tuple(card_name(card) for card in CARDS)
 """All 108 card ids in rulebook order: R01..R18, O01.., Y.., G.., P.., K01..K18."""

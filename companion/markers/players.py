@@ -42,12 +42,14 @@ COMMAND_WORDS: dict[Command, str] = {
     Command.CHOOSE_FIRST: "the first (as applied)", Command.CHOOSE_SECOND: "the second",
     Command.JOIN_START: "join it", Command.JOIN_LESS: "one less", Command.JOIN_MORE: "one more",
     Command.JOIN_NEXT: "next value", Command.JOIN_CANCEL: "cancel",
+    Command.SETUP_NEXT: "next color", Command.SETUP_AGAIN: "start over", Command.SETUP_CLOSE: "leave",
 }
 """What each button command means, in the words of the page."""
 CONTEXT_WORDS: dict[Context, str] = {
     Context.NORMAL: "Game screens", Context.WARNING: "A warning", Context.DISCARD: "'How many?'",
     Context.SETUP: "New game", Context.OVER: "Game over", Context.MENU: "Menu",
     Context.CHOICE: "'Which was it?'", Context.JOIN_OFFER: "'Game on the mat'", Context.JOIN: "Joining",
+    Context.SETUP_TASK: "Teaching the mat, checking stickers (menu, Set up table)",
 }
 
 TABLE_HABITS = (
@@ -77,7 +79,7 @@ def players_page(layout: Layout, dpi: int = DEFAULT_DPI, paper: tuple[float, flo
     page = _Page(dpi, paper)
     x = MARGIN_MM
     page.text(x, MARGIN_MM, "Mandala Table Companion: how to play with it", 6.0)
-    bottom = _mat_sketch(page, layout, x, MARGIN_MM + 14, 104.0)
+    bottom = _mat_sketch(page, layout, x, MARGIN_MM + 14, 98.0)
     y = _section(page, x, bottom + 2, "At the table", TABLE_HABITS)
     y = _section(page, x, y + 1.5, "Buttons: A, B, C; 'hold' = press about a second", _button_lines())
     y = _section(page, x, y + 1.5, "Warnings: the title, what to do, what is wrong", _warning_lines())

@@ -29,6 +29,7 @@ from companion.markers.codes import (
     STICKER_MODULES,
     color_name_of,
     fiducial_cells,
+    label_strip_width_mm,
     payload_for,
     sticker_cut_mm,
     sticker_modules,
@@ -202,9 +203,14 @@ def sticker_places(sticker_mm: float, paper: tuple[float, float] = A4_MM,
 
 
 def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI, paper: tuple[float, float] = A4_MM,
-                  card_ids: Sequence[str] = CARD_IDS) -> list[Image.Image]:
-    """Both stickers of every card of ``card_ids``, each with its id, color name and orientation mark inside its cut."""
+                  card_ids: Sequence[str] = CARD_IDS, card_mm: tuple[float, float] | None = None) -> list[Image.Image]:
+    """Both stickers of every card of ``card_ids``, each with its id, color name and orientation mark inside its cut.
+
+    ``card_mm``: the cards they are for; on a card too small for two stickers
+    side by side the label strips are cut short (:func:`label_strip_width_mm`).
+    """
     places = sticker_places(sticker_mm, paper, card_ids)
+    strip_w = sticker_mm if card_mm is None else label_strip_width_mm(card_mm, sticker_mm)
     pages = []
     for number in range(places[-1].page + 1):
         on_page = [place for place in places if place.page == number]
@@ -220,21 +226,43 @@ def sticker_pages(sticker_mm: float, dpi: int = DEFAULT_DPI, paper: tuple[float,
         page.text(MARGIN_MM, MARGIN_MM - 2, "Cut on the marks. Each sticker goes on a card of the color printed "
                   "on it, its label toward the card's middle, the black corner pointing at the middle.", 2.4)
         for place in on_page:
-            sticker_piece(page, place.card_id, place.left_mm, place.top_mm, sticker_mm)
-            page.cut_marks(place.left_mm, place.top_mm, *sticker_cut_mm(sticker_mm))
+            sticker_piece(page, place.card_id, place.left_mm, place.top_mm, sticker_mm, strip_w=strip_w)
+            sticker_cut_marks(page, place.left_mm, place.top_mm, sticker_mm, strip_w)
         page.bottom_scale_bar()
         pages.append(page.image())
     return pages
 
 
+def sticker_cut_marks(page: _Page, left: float, top: float, sticker_mm: float, strip_w: float) -> None:
+    """The crop marks of one sticker; a shortened label strip gets its step drawn as a cut line, outside the piece."""
+    cut_w, cut_h = sticker_cut_mm(sticker_mm)
+    page.cut_marks(left, top, cut_w, cut_h)
+    if strip_w < cut_w:
+        step_y, right = top + sticker_mm, left + strip_w
+        page.line([(left + cut_w + CUT_GAP_MM, step_y), (right, step_y), (right, top + cut_h + CUT_GAP_MM)])
+
+
+def sticker_outline_mm(left: float, top: float, sticker_mm: float, strip_w: float,
+                       upside_down: bool = False) -> list[tuple[float, float]]:
+    """The cut's outline: the code's square and, below it as printed, the label strip (maybe shorter)."""
+    cut_w, cut_h = sticker_cut_mm(sticker_mm)
+    points = [(0.0, 0.0), (cut_w, 0.0), (cut_w, sticker_mm), (strip_w, sticker_mm), (strip_w, cut_h), (0.0, cut_h)]
+    if upside_down:
+        points = [(cut_w - x, cut_h - y) for x, y in points]
+    return [(left + x, top + y) for x, y in points]
+
+
 def sticker_piece(page: _Page, card_id: str, left: float, top: float, sticker_mm: float,
-                  upside_down: bool = False) -> None:
+                  upside_down: bool = False, *, strip_w: float | None = None) -> None:
     """One sticker as cut: the code and quiet zone, then the label strip (id, color, the corner mark).
 
     ``upside_down`` draws it turned half a turn about the same box (the
     card's bottom-right sticker in the guide): the strip then lies above.
+    ``strip_w``: the label strip's width when shorter than the code's
+    (:func:`~companion.markers.codes.label_strip_width_mm`), from its left end as printed.
     """
     cut_w, cut_h = sticker_cut_mm(sticker_mm)
+    strip_w = cut_w if strip_w is None else strip_w
     strip = cut_h - sticker_mm
     code_top = top + strip if upside_down else top
     strip_top = top if upside_down else top + sticker_mm
@@ -243,14 +271,15 @@ def sticker_piece(page: _Page, card_id: str, left: float, top: float, sticker_mm
     mark = strip * 0.6
     text = f"{card_id} {color_name_of(card_id)}"
     text_h = strip * 0.62
-    room = cut_w - mark - 1.5
+    room = strip_w - mark - 1.5
     if upside_down:
-        page.fitted_text(left + mark + 0.6, strip_top + (strip - text_h) / 2, text, text_h, room, turn=2)
-        x, y = left + 0.3, strip_top + 0.3  # the mark in the strip's far corner, as turned
+        strip_left = left + cut_w - strip_w  # turned half a turn, the strip's printed left end is on the right
+        page.fitted_text(strip_left + mark + 0.6, strip_top + (strip - text_h) / 2, text, text_h, room, turn=2)
+        x, y = strip_left + 0.3, strip_top + 0.3  # the mark in the strip's far corner, as turned
         page.polygon([(x, y), (x + mark, y), (x, y + mark)])
     else:
         page.fitted_text(left + 0.6, strip_top + (strip - text_h) / 2, text, text_h, room)
-        x, y = left + cut_w - 0.3, strip_top + strip - 0.3
+        x, y = left + strip_w - 0.3, strip_top + strip - 0.3
         page.polygon([(x, y), (x - mark, y), (x, y - mark)])
 
 
@@ -289,10 +318,12 @@ def fiducial_pages(layout: Layout, dpi: int = DEFAULT_DPI, paper: tuple[float, f
     return pages
 
 
-def fiducial_piece(page: _Page, fiducial_id: int, size_mm: float, left: float, top: float) -> tuple[float, float]:
+def fiducial_piece(page: _Page, fiducial_id: int, size_mm: float, left: float, top: float,
+                   cut_marks: bool = True) -> tuple[float, float]:
     """One fiducial as cut: the marker on its white margin, then a strip naming it and the edge toward player 1.
 
-    Returns the cut's width and height (the cut marks are drawn too).
+    Returns the cut's width and height (the cut marks are drawn too, unless ``cut_marks`` is false: a printed
+    mat carries its fiducials as they are).
     """
     cells = np.pad(fiducial_cells(fiducial_id), FIDUCIAL_QUIET_CELLS, constant_values=False)
     side = size_mm * cells.shape[0] / FIDUCIAL_CELLS
@@ -301,7 +332,8 @@ def fiducial_piece(page: _Page, fiducial_id: int, size_mm: float, left: float, t
     page.fitted_text(left + 1.0, top + side + 0.2, f"id {fiducial_id}", strip * 0.4, side - 2)
     page.fitted_text(left + 1.0, top + side + strip * 0.45, "this edge toward player 1", strip * 0.3, side - 2)
     page.line([(left + 1.0, top + side + strip - 0.6), (left + side - 1.0, top + side + strip - 0.6)], 0.5)
-    page.cut_marks(left, top, side, side + strip)
+    if cut_marks:
+        page.cut_marks(left, top, side, side + strip)
     return side, side + strip
 
 
@@ -352,14 +384,16 @@ def guide_page(layout: Layout, sticker_mm: float, dpi: int = DEFAULT_DPI,
 def _card_diagram(page: _Page, layout: Layout, sticker_mm: float, left: float, top: float) -> None:
     card_w, card_h = layout.card_mm
     page.rectangle(left, top, left + card_w, top + card_h, 0.3)
-    cut_w, cut_h = sticker_cut_mm(sticker_mm)
+    cut_h = sticker_cut_mm(sticker_mm)[1]
     for (dx, dy), turn in zip(sticker_offsets_mm(layout.card_mm, sticker_mm), STICKER_TURNS_DEG, strict=True):
         x0 = left + card_w / 2 + dx - sticker_mm / 2
         y0 = top + card_h / 2 + dy - sticker_mm / 2
         upside_down = round(turn / 90) % 4 == 2
         y_cut = y0 - (cut_h - sticker_mm) if upside_down else y0
-        sticker_piece(page, "R07", x0, y_cut, sticker_mm, upside_down)
-        page.rectangle(x0, y_cut, x0 + cut_w, y_cut + cut_h, 0.1)
+        strip_w = label_strip_width_mm(layout.card_mm, sticker_mm)
+        sticker_piece(page, "R07", x0, y_cut, sticker_mm, upside_down, strip_w=strip_w)
+        outline = sticker_outline_mm(x0, y_cut, sticker_mm, strip_w, upside_down)
+        page.line([*outline, outline[0]], 0.1)
     notes = (
         f"1. A card, true size ({card_w:g} x {card_h:g} mm), face up.",
         "2. Each card has two stickers with the same code: cut them on",
@@ -439,7 +473,7 @@ def write_markers(out_dir: Path, layout: Layout, dpi: int = DEFAULT_DPI, paper: 
 
     size = PAPERS[paper]
     documents = {
-        "stickers": sticker_pages(layout.sticker_mm, dpi, size, card_ids),
+        "stickers": sticker_pages(layout.sticker_mm, dpi, size, card_ids, layout.card_mm),
         "fiducials": fiducial_pages(layout, dpi, size),
         "guide": [guide_page(layout, layout.sticker_mm, dpi, size)],
         "calibration-sheet": [calibration_sheet_page(dpi, size)],

@@ -50,6 +50,7 @@ from companion.markers.codes import (
     PRINT_BLACK_BGR,
     STICKER_PAPER_BGR,
     color_name_of,
+    label_strip_width_mm,
     payload_for,
     sticker_cut_mm,
     sticker_modules,
@@ -593,14 +594,40 @@ def _label(texture: Image, name: str, centre: Point, polygon: Polygon, scale: fl
 
 
 def _paint_fiducial(texture: Image, fiducial_id: int, centre: Point, size_mm: float, scale: float) -> None:
-    """An ArUco marker of side ``size_mm`` on a white margin of one cell, as printed."""
-    from companion.markers.codes import FIDUCIAL_CELLS, FIDUCIAL_QUIET_CELLS, fiducial_cells
+    """An ArUco marker of side ``size_mm`` on a white margin of one cell, and its label strip below, as printed
+    (``companion markers``: "id N" and "this edge toward player 1", underlined along the strip's bottom edge)."""
+    from companion.markers.codes import FIDUCIAL_CELLS, FIDUCIAL_LABEL_CELLS, FIDUCIAL_QUIET_CELLS, fiducial_cells
 
     cells = np.pad(fiducial_cells(fiducial_id), FIDUCIAL_QUIET_CELLS, constant_values=False)
     cell_mm = size_mm / FIDUCIAL_CELLS
     side_mm = cell_mm * cells.shape[0]
     origin = ((centre[0] - side_mm / 2) * scale, (centre[1] - side_mm / 2) * scale)
-    paint_modules(texture, cells, origin, cell_mm * scale, dark=(20, 20, 20), light=(236, 238, 240))
+    paper, ink = (236, 238, 240), (20, 20, 20)
+    paint_modules(texture, cells, origin, cell_mm * scale, dark=ink, light=paper)
+    _paint_fiducial_label(texture, fiducial_id, (centre[0] - side_mm / 2, centre[1] + side_mm / 2), side_mm,
+                          size_mm * FIDUCIAL_LABEL_CELLS / FIDUCIAL_CELLS, scale, paper, ink)
+
+
+def _paint_fiducial_label(texture: Image, fiducial_id: int, top_left_mm: Point, width_mm: float, height_mm: float,
+                          scale: float, paper: tuple[int, int, int], ink: tuple[int, int, int]) -> None:
+    """The strip under a fiducial's white margin (inside its cut), clipped where it leaves the mat."""
+    x0, y0 = round(top_left_mm[0] * scale), round(top_left_mm[1] * scale)
+    width, height = max(2, round(width_mm * scale)), max(2, round(height_mm * scale))
+    strip = np.empty((height, width, 3), np.uint8)
+    strip[...] = paper
+    margin = max(1, round(width * 0.03))
+    for text, top, tall in ((f"id {fiducial_id}", 0.05, 0.36), ("this edge toward player 1", 0.47, 0.26)):
+        font_scale = height * tall / 22.0  # Hershey simplex capitals are about 22 units tall at scale 1
+        (text_w, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 1)
+        font_scale *= min(1.0, (width - 2 * margin) / max(text_w, 1))
+        cv2.putText(strip, text, (margin, round(height * (top + tall))), cv2.FONT_HERSHEY_SIMPLEX, font_scale, ink,
+                    max(1, round(height / 30)), cv2.LINE_AA)
+    underline = max(1, round(0.5 * scale))
+    strip[height - round(0.6 * scale) - underline : height - round(0.6 * scale), margin : width - margin] = ink
+    x1, y1 = min(texture.shape[1], x0 + width), min(texture.shape[0], y0 + height)
+    x0c, y0c = max(0, x0), max(0, y0)
+    if x1 > x0c and y1 > y0c:
+        texture[y0c:y1, x0c:x1] = strip[y0c - y0 : y1 - y0, x0c - x0 : x1 - x0]
 
 
 # --------------------------------------------------------------------------- cards and codes
@@ -645,18 +672,20 @@ def _card_texture(
                 dark=PRINT_BLACK_BGR,
                 light=STICKER_PAPER_BGR,
             )
-            _paint_label(face, card_id, (left_mm, top_mm), sticker_mm, scale_xy, round(turn / 90) % 4 == 2)
+            _paint_label(face, card_id, (left_mm, top_mm), sticker_mm, scale_xy, round(turn / 90) % 4 == 2,
+                         label_strip_width_mm(card_mm, sticker_mm))
     corner_px = 3.0 * scale_xy[0]
     return _Texture(_premultiplied(face, corner_px), scale_xy)
 
 
 def _paint_label(face: Image, card_id: str, code_mm: Point, sticker_mm: float, scale_xy: tuple[float, float],
-                 upside_down: bool) -> None:
+                 upside_down: bool, strip_w_mm: float) -> None:
     """The sticker's label strip (``companion markers`` prints it inside the cut): white, the card id and
-    color name in black, the corner mark; below the code as printed, so above it when stuck upside down."""
+    color name in black, the corner mark; below the code as printed, so above it when stuck upside down;
+    ``strip_w_mm`` wide from its printed left end (shorter than the code on a card too small for two)."""
     cut_w, cut_h = sticker_cut_mm(sticker_mm)
     strip_mm = cut_h - sticker_mm
-    width, height = max(2, round(cut_w * scale_xy[0])), max(2, round(strip_mm * scale_xy[1]))
+    width, height = max(2, round(strip_w_mm * scale_xy[0])), max(2, round(strip_mm * scale_xy[1]))
     strip = np.empty((height, width, 3), np.uint8)
     strip[...] = STICKER_PAPER_BGR
     text = f"{card_id} {color_name_of(card_id)}"
@@ -670,6 +699,7 @@ def _paint_label(face: Image, card_id: str, code_mm: Point, sticker_mm: float, s
     cv2.fillConvexPoly(strip, corner, PRINT_BLACK_BGR, cv2.LINE_AA)
     left_mm, top_mm = code_mm
     top_mm = top_mm - strip_mm if upside_down else top_mm + sticker_mm
+    left_mm = left_mm + cut_w - strip_w_mm if upside_down else left_mm
     x0, y0 = round(left_mm * scale_xy[0]), round(top_mm * scale_xy[1])
     if upside_down:
         strip = np.rot90(strip, 2)

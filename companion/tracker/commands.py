@@ -28,6 +28,18 @@ class AppAction(enum.Enum):
     """Join the game in progress on the table with the values the players confirmed."""
     CHOOSE = "choose"
     """Answer "which was it?" when two readings of the table fit equally."""
+    TEACH = "teach"
+    """The set-up menu: teach the companion the players' own playmat (the game waits meanwhile)."""
+    CHECK_STICKERS = "check-stickers"
+    """The set-up menu: check that each laid card's sticker is of its color."""
+    SETUP_NEXT = "setup-next"
+    """In a set-up task: checking, the next color; teaching, nothing."""
+    SETUP_AGAIN = "setup-again"
+    """In a set-up task: start it over (teach again after a failure, check the laid cards afresh)."""
+    SETUP_CLOSE = "setup-close"
+    """Leave the set-up task; the game carries on where it was."""
+    SHIPPED_LAYOUT = "shipped-layout"
+    """Forget the taught playmat: the configured (shipped) layout again; the taught file is kept aside."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from companion.vocab.reasons import Reason
 
 if TYPE_CHECKING:
     from companion.tracker.mountains_display import MountainsView
+    from companion.tracker.setup_view import SetupView
 
 Phase = Literal["setup", "play", "destruction", "discard-confirm", "over", "join"]
 PlayerName = Literal["p1", "p2"]
@@ -248,6 +249,8 @@ class DisplayModel:
     join: JoinOffer | None = None
     mountains: MountainsView | None = None
     """A table of the ``mountains`` ruleset: its own details (the screens draw its pages from them)."""
+    setup: SetupView | None = None
+    """A task of the set-up menu under way (teaching the playmat, checking stickers): run's worker sets it."""
 
     def __post_init__(self) -> None:
         if self.pairing and not (self.pairing.isdigit() and len(self.pairing) == 6):
@@ -283,6 +286,8 @@ class DisplayModel:
                 parts.append(f"{label}[{detail}]")
         if self.mountains is not None:
             parts.append(f"mountains[{self.mountains}]")
+        if self.setup is not None:
+            parts.append(f"setup[{self.setup}]")
         parts += [f"warning[{w}]" for w in self.warnings]
         if self.camera != "ok" or self.board != "ok":
             parts.append(f"camera={self.camera} board={self.board}")

@@ -144,6 +144,9 @@ class Command(enum.Enum):
     JOIN_CANCEL = "join-cancel"
     CHOOSE_FIRST = "choose-first"
     CHOOSE_SECOND = "choose-second"
+    SETUP_NEXT = "setup-next"
+    SETUP_AGAIN = "setup-again"
+    SETUP_CLOSE = "setup-close"
 
 
 class Context(enum.Enum):
@@ -158,6 +161,8 @@ class Context(enum.Enum):
     CHOICE = "choice"
     JOIN = "join"
     JOIN_OFFER = "join-offer"
+    SETUP_TASK = "setup-task"
+    """Teaching the playmat or checking stickers, from the set-up menu."""
 
 
 S, L = PressKind.SHORT, PressKind.LONG
@@ -179,6 +184,7 @@ KEYMAP: dict[Context, dict[tuple[ButtonName, PressKind], Command]] = {
     Context.JOIN_OFFER: {**_EVERYWHERE, ("A", S): Command.NEXT_SCREEN, ("C", L): Command.JOIN_START},
     Context.JOIN: {("A", S): Command.JOIN_LESS, ("B", S): Command.JOIN_MORE, ("C", S): Command.JOIN_NEXT,
                    ("B", L): Command.JOIN_CANCEL},
+    Context.SETUP_TASK: {("A", S): Command.SETUP_NEXT, ("B", S): Command.SETUP_CLOSE, ("C", S): Command.SETUP_AGAIN},
 }
 """Button meanings per context; the screens print the ones a stranger needs."""
 

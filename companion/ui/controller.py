@@ -29,8 +29,11 @@ from companion.ui.state import (
     DANGEROUS_ITEMS,
     MENU_ITEMS,
     PAGES,
+    SETUP_DANGEROUS,
+    SETUP_ITEMS,
     MenuItem,
     Power,
+    SetupItem,
     UiState,
 )
 
@@ -67,6 +70,8 @@ _CONTEXTS = {
     Screen.CHOICE: Context.CHOICE,
     Screen.JOIN: Context.JOIN,
     Screen.JOIN_OFFER: Context.JOIN_OFFER,
+    Screen.SETUP_MENU: Context.MENU,
+    Screen.SETUP_TASK: Context.SETUP_TASK,
 }
 
 
@@ -195,11 +200,14 @@ class UiController:
         return []
 
     def _menu_down(self) -> list[AppCommand]:
+        if self.state.setup_menu is not None:
+            self.state = replace(self.state, setup_menu=(self.state.setup_menu + 1) % len(SETUP_ITEMS))
+            return []
         self.state = replace(self.state, menu=((self.state.menu or 0) + 1) % len(MENU_ITEMS))
         return []
 
     def _close_menu(self) -> list[AppCommand]:
-        self.state = replace(self.state, menu=None)
+        self.state = replace(self.state, menu=None, setup_menu=None)
         return []
 
     def _acknowledge(self) -> list[AppCommand]:
@@ -226,7 +234,7 @@ class UiController:
         return []
 
     def _confirm(self) -> list[AppCommand]:
-        if self.state.menu is not None:
+        if self.state.menu is not None or self.state.setup_menu is not None:
             return self._menu_choice(confirmed=True)
         info = self.model.discard
         if info is None:
@@ -238,6 +246,8 @@ class UiController:
         return self._menu_choice(confirmed=False)
 
     def _menu_choice(self, *, confirmed: bool) -> list[AppCommand]:
+        if self.state.setup_menu is not None:
+            return self._setup_choice(SETUP_ITEMS[self.state.setup_menu], confirmed=confirmed)
         item = self.state.menu_item
         if item is None or (item in DANGEROUS_ITEMS and not confirmed):
             return []  # the row says "hold C": a tap must not end a game or the power
@@ -245,10 +255,21 @@ class UiController:
             return self._brightness()
         if item is MenuItem.FIRST_PLAYER:
             return self._app_command(Command.FIRST_PLAYER)
+        if item is MenuItem.SETUP:
+            self.state = replace(self.state, menu=None, setup_menu=0)
+            return []
         self._close_menu()
         menu_commands = {MenuItem.UNDO: Command.UNDO, MenuItem.NEW_GAME: Command.NEW_GAME,
                          MenuItem.RESTART: Command.RESTART, MenuItem.POWER_OFF: Command.POWER_OFF}
         return self._app_command(menu_commands[item]) if item in menu_commands else []
+
+    def _setup_choice(self, item: SetupItem, *, confirmed: bool) -> list[AppCommand]:
+        if item in SETUP_DANGEROUS and not confirmed:
+            return []
+        self._close_menu()
+        actions = {SetupItem.TEACH: AppAction.TEACH, SetupItem.CHECK: AppAction.CHECK_STICKERS,
+                   SetupItem.SHIPPED: AppAction.SHIPPED_LAYOUT}
+        return [AppCommand(actions[item])] if item in actions else []
 
     # --- joining a game in progress ---
 
@@ -301,7 +322,9 @@ class UiController:
         if command is Command.FIRST_PLAYER:
             return [AppCommand(AppAction.FIRST_PLAYER, player=_other(self.model.first_player))]
         simple = {Command.UNDO: AppAction.UNDO, Command.NEW_GAME: AppAction.NEW_GAME,
-                  Command.RESTART: AppAction.RESTART, Command.POWER_OFF: AppAction.POWER_OFF}
+                  Command.RESTART: AppAction.RESTART, Command.POWER_OFF: AppAction.POWER_OFF,
+                  Command.SETUP_NEXT: AppAction.SETUP_NEXT, Command.SETUP_AGAIN: AppAction.SETUP_AGAIN,
+                  Command.SETUP_CLOSE: AppAction.SETUP_CLOSE}
         return [AppCommand(simple[command])] if command in simple else []
 
 

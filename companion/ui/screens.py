@@ -47,6 +47,8 @@ class Screen(enum.Enum):
     BLANK = "blank"
     PAIRING = "pairing"
     MENU = "menu"
+    SETUP_MENU = "setup-menu"
+    SETUP_TASK = "setup-task"
     PROBLEM = "problem"
     WARNING = "warning"
     DISCARD = "discard"
@@ -83,6 +85,10 @@ def screen_for(model: DisplayModel, ui: UiState) -> Screen:
         return Screen.BLANK
     if ui.menu is not None:
         return Screen.MENU
+    if ui.setup_menu is not None:
+        return Screen.SETUP_MENU
+    if model.setup is not None and model.camera == "ok":
+        return Screen.SETUP_TASK  # it says itself when the mat is out of view
     if model.camera != "ok" or model.board != "ok":
         return Screen.PROBLEM
     if active_warnings(model, ui):
@@ -122,6 +128,13 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, model: DisplayModel, 
     elif screen is Screen.MENU:
         draw_menu(draw, ui.menu or 0, size, first_player=model.first_player,
                   brightness=ui.brightness)
+    elif screen in (Screen.SETUP_MENU, Screen.SETUP_TASK):
+        from companion.ui.setup_screens import draw_setup_menu, draw_setup_task
+
+        if screen is Screen.SETUP_MENU:
+            draw_setup_menu(draw, ui.setup_menu or 0, size)
+        elif model.setup is not None:
+            draw_setup_task(draw, model.setup, size)
     elif screen is Screen.PROBLEM:
         draw_problem(draw, model, size)
     elif screen is Screen.WARNING:
@@ -502,23 +515,32 @@ def menu_label(item: MenuItem, *, first_player: PlayerName, brightness: int) -> 
 def draw_menu(draw: ImageDraw.ImageDraw, selected: int, size: Size = SIZE, *,
               first_player: PlayerName = "p1", brightness: int = BRIGHTNESS_LEVELS) -> None:
     """The menu: a title bar with the keys, four rows, the selected one inverted."""
+    labels = [menu_label(item, first_player=first_player, brightness=brightness) for item in MENU_ITEMS]
+    draw_list(draw, _("MENU A:down C:ok"), labels, selected, size, hold=MENU_ITEMS[selected] in DANGEROUS_ITEMS)
+
+
+def draw_list(draw: ImageDraw.ImageDraw, title: str, labels: list[str], selected: int, size: Size = SIZE, *,
+              hold: bool = False) -> None:
+    """A menu's list: the title bar, four rows scrolled to the selected one, inverted; ``hold``: the selected
+    row asks for a long press of C; a scrollbar when there are more rows than fit."""
     width = size[0]
-    _inverted_line(draw, 0, _("MENU A:down C:ok"), width)
+    _inverted_line(draw, 0, title, width)
     margin = 6 if is_rtl() else 2  # set from the right, Persian rows keep clear of the scrollbar
-    top = min(max(0, selected - MENU_ROWS + 1), len(MENU_ITEMS) - MENU_ROWS)
-    for row in range(MENU_ROWS):
+    rows = min(MENU_ROWS, len(labels))
+    top = min(max(0, selected - rows + 1), len(labels) - rows)
+    for row in range(rows):
         index = top + row
-        item = MENU_ITEMS[index]
         y = 14 + row * 12
-        label = menu_label(item, first_player=first_player, brightness=brightness)
+        label = labels[index]
         if index == selected:
-            if item in DANGEROUS_ITEMS:
+            if hold:
                 label = t.fit(label, 12) + _(" hold C")
             draw.rectangle((0, y - 1, width - 5, y + 10), fill=1)
             t.text(draw, (margin, y), label, t.SMALL, fill=0)
         else:
             t.text(draw, (margin, y), label, t.SMALL)
-    _scrollbar(draw, top, size)
+    if len(labels) > rows:
+        _scrollbar(draw, top, size, len(labels))
 
 
 # --- small drawing helpers --------------------------------------------------------------
@@ -543,9 +565,9 @@ def _badge(draw: ImageDraw.ImageDraw, right_top: tuple[int, int], value: str) ->
     t.text(draw, (x + 2, y), value, t.SMALL, fill=0)
 
 
-def _scrollbar(draw: ImageDraw.ImageDraw, top: int, size: Size) -> None:
+def _scrollbar(draw: ImageDraw.ImageDraw, top: int, size: Size, count: int) -> None:
     width = size[0]
     track_top, track_height = 14, MENU_ROWS * 12 - 2
-    thumb = track_height * MENU_ROWS // len(MENU_ITEMS)
-    y = track_top + (track_height - thumb) * top // (len(MENU_ITEMS) - MENU_ROWS)
+    thumb = track_height * MENU_ROWS // count
+    y = track_top + (track_height - thumb) * top // (count - MENU_ROWS)
     draw.line((width - 3, y, width - 3, y + thumb), fill=1)

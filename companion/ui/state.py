@@ -31,6 +31,8 @@ class MenuItem(enum.Enum):
     NEW_GAME = "New game"
     FIRST_PLAYER = "First player"
     BRIGHTNESS = "Brightness"
+    SETUP = "Set up table"
+    """Opens the set-up menu (:class:`SetupItem`)."""
     RESTART = "Restart"
     POWER_OFF = "Power off"
 
@@ -38,6 +40,21 @@ class MenuItem(enum.Enum):
 MENU_ITEMS: tuple[MenuItem, ...] = tuple(MenuItem)
 DANGEROUS_ITEMS = frozenset({MenuItem.RESTART, MenuItem.POWER_OFF, MenuItem.NEW_GAME})
 """Items that only a long press of C selects, so a stray tap never ends a game."""
+
+
+
+class SetupItem(enum.Enum):
+    """The set-up menu, opened from the menu's "Set up table": the first evening's tasks."""
+
+    BACK = "Back"
+    TEACH = "Teach my playmat"
+    CHECK = "Check stickers"
+    SHIPPED = "Shipped mat"
+
+
+SETUP_ITEMS: tuple[SetupItem, ...] = tuple(SetupItem)
+SETUP_DANGEROUS = frozenset({SetupItem.SHIPPED})
+"""Forgetting the taught playmat takes a long press of C, like the menu's dangerous items."""
 
 BRIGHTNESS_LEVELS = 4
 Power = Literal["on", "dim", "blank"]
@@ -61,6 +78,8 @@ class UiState:
     """While joining a game in progress: which of the asked values is being set."""
     join_values: tuple[int, ...] | None = None
     """The join values as the players set them so far (in the order of ``JOIN_FIELDS``)."""
+    setup_menu: int | None = None
+    """Index of the selected set-up menu item while the set-up menu is open, else None."""
 
     @property
     def menu_item(self) -> MenuItem | None:

@@ -120,6 +120,7 @@ QUICK: dict[str, list[str] | None] = {
     "layout teach": None,
     "markers": ["--out", "{tmp}/markers", "--dpi", "150"],
     "markers check": None,  # needs a rendered mat with cards (seconds): tests/markers/test_check.py closes its pipe
+    "markers mat": ["--out", "{tmp}/mat.pdf", "--dpi", "100"],
     "vision detect": ["{image}", "--json"],
     "vision show": None,
     "ui preview": ["--out", "{tmp}/screens"],

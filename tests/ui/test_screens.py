@@ -39,7 +39,9 @@ def test_render_gives_the_same_frame_as_the_device(sample: Sample) -> None:
 
 
 def test_every_screen_has_a_sample() -> None:
-    shown = {screen_for(s.model, s.ui) for s in SAMPLES}
+    from companion.ui.setup_samples import SETUP_SAMPLES
+
+    shown = {screen_for(s.model, s.ui) for s in (*SAMPLES, *SETUP_SAMPLES)}
     assert shown == set(Screen) - {Screen.BLANK}
 
 

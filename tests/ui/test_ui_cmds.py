@@ -12,6 +12,7 @@ from PIL import Image
 from companion.cli import main
 from companion.ui.mountains_samples import MOUNTAINS_SAMPLES
 from companion.ui.samples import SAMPLES
+from companion.ui.setup_samples import SETUP_SAMPLES
 
 
 def test_preview_writes_every_screen_at_1x_and_4x(tmp_path: Path) -> None:
@@ -21,7 +22,7 @@ def test_preview_writes_every_screen_at_1x_and_4x(tmp_path: Path) -> None:
             assert small.size == (128, 64)
         with Image.open(tmp_path / f"{sample.name}@4x.png") as big:
             assert big.size == (512, 256)
-    assert len(list(tmp_path.iterdir())) == 2 * (len(SAMPLES) + len(MOUNTAINS_SAMPLES))
+    assert len(list(tmp_path.iterdir())) == 2 * (len(SAMPLES) + len(MOUNTAINS_SAMPLES) + len(SETUP_SAMPLES))
 
 
 def test_preview_into_an_unwritable_place_is_a_one_line_error(
