@@ -25,7 +25,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from companion.errors import DeviceError
 from companion.ui import i18n
@@ -53,6 +53,8 @@ _SCRIPT_SIZES = {SMALL: (10, 1), MEDIUM: (13, 2), LARGE: (19, 3)}
 """Per size: DejaVu's pixel size and top gap, for the same line heights as Spleen's."""
 PANEL_WIDTH = 128
 _cuts: list[list[str]] = []
+_BOXES = "_companion_text_boxes"
+"""While cuts are recorded: the boxes of the texts drawn so far on a drawing, to find texts that overlap."""
 
 
 @cache
@@ -116,12 +118,31 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], value: str, spec: FontS
         # Set from the right edge: the ink's right end, not the advance, lands xy[0] from it.
         x = PANEL_WIDTH - x - round(face.getbbox(value, **options)[2])  # type: ignore[arg-type]
     origin = (x, y - _top_gap(spec))
-    draw.text(origin, value, font=face, fill=fill, **options)  # type: ignore[arg-type]
     if _cuts and value.strip():
-        left, top, right, bottom = draw.textbbox(origin, value, font=face, **options)  # type: ignore[arg-type]
-        width, height = draw.im.size
-        if left < 0 or top < 0 or right > width or bottom > height:
-            _cuts[-1].append(f"{value!r} leaves the panel: {(left, top, right, bottom)}")
+        _check(draw, origin, value, face, options, fill)
+    draw.text(origin, value, font=face, fill=fill, **options)  # type: ignore[arg-type]
+
+
+def _check(draw: ImageDraw.ImageDraw, origin: tuple[int, int], value: str, face: ImageFont.FreeTypeFont,
+           options: dict[str, str], fill: int) -> None:
+    """Note a text that leaves the panel, falls partly on its own color (out of its bar), or overlaps a text."""
+    left, top, right, bottom = draw.textbbox(origin, value, font=face, **options)  # type: ignore[arg-type]
+    width, height = draw.im.size
+    if left < 0 or top < 0 or right > width or bottom > height:
+        _cuts[-1].append(f"{value!r} leaves the panel: {(left, top, right, bottom)}")
+    # In "L" (0 or 255): ImageChops misreads mode "1" images.
+    ink = Image.new("L", (width, height))
+    ImageDraw.Draw(ink).text(origin, value, font=face, fill=255, **options)  # type: ignore[arg-type]
+    ink = ink.point(lambda level: 255 if level >= 128 else 0)
+    background = draw._image.convert("L")
+    same = background if fill else ImageChops.invert(background)
+    if ImageChops.multiply(ink, same).getbbox() is not None:
+        _cuts[-1].append(f"{value!r} is partly drawn on its own color (out of its bar)")
+    drawn: list[tuple[str, Image.Image]] = getattr(draw, _BOXES, [])
+    for other, other_ink in drawn:
+        if ImageChops.multiply(ink, other_ink).getbbox() is not None:
+            _cuts[-1].append(f"{value!r} overlaps {other!r}")
+    setattr(draw, _BOXES, [*drawn, (value, ink)])
 
 
 def text_width(value: str, spec: FontSpec) -> int:
@@ -155,7 +176,7 @@ def right(draw: ImageDraw.ImageDraw, y: int, value: str, spec: FontSpec, width: 
     text(draw, (width - text_width(value, spec) - 1, y), value, spec, fill)
 
 
-def _fits(value: str, columns: int, spec: FontSpec) -> bool:
+def fits(value: str, columns: int, spec: FontSpec = SMALL) -> bool:
     """Whether ``value`` fits the width of ``columns`` characters of ``spec`` (Spleen's columns)."""
     if not _script():
         return len(value) <= columns
@@ -164,10 +185,10 @@ def _fits(value: str, columns: int, spec: FontSpec) -> bool:
 
 def fit(value: str, columns: int, spec: FontSpec = SMALL) -> str:
     """Cut ``value`` to the width of ``columns`` characters, marking the cut with a trailing dot pair."""
-    if _fits(value, columns, spec):
+    if fits(value, columns, spec):
         return value
     kept = value[: max(0, columns - 2)]
-    while kept and not _fits(kept.rstrip() + "..", columns, spec):
+    while kept and not fits(kept.rstrip() + "..", columns, spec):
         kept = kept[:-1]
     kept = kept.rstrip() + ".."
     _note_cut(value, kept)
@@ -181,7 +202,7 @@ def wrap(value: str, columns: int, max_lines: int, spec: FontSpec = SMALL) -> li
     words = value.split()
     for index, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
-        if _fits(candidate, columns, spec):
+        if fits(candidate, columns, spec):
             current = candidate
             continue
         if len(lines) == max_lines - 1:
@@ -189,18 +210,25 @@ def wrap(value: str, columns: int, max_lines: int, spec: FontSpec = SMALL) -> li
             return [*lines, fit(" ".join([current, *words[index:]]).strip(), columns, spec)]
         if current:
             lines.append(current)
-        current = word if _fits(word, columns, spec) else fit(word, columns, spec)
+        current = word if fits(word, columns, spec) else fit(word, columns, spec)
     if current:
         lines.append(current)
     return lines[:max_lines]
 
 
-def wrap_all(value: str, columns: int) -> list[str]:
+def wrap_all(value: str, columns: int, spec: FontSpec = SMALL) -> list[str]:
     """Word-wrap with no limit on lines and no cut: a word longer than ``columns`` keeps its own long line."""
     lines: list[str] = []
     for word in value.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= columns:
+        if lines and fits(f"{lines[-1]} {word}", columns, spec):
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
     return lines
+
+
+def first_lines(lines: list[str], count: int) -> list[str]:
+    """The first ``count`` lines; the ones left out are noted as a cut (the test for cuts)."""
+    if len(lines) > count:
+        _note_cut(" ".join(lines), " ".join(lines[:count]))
+    return lines[:count]
