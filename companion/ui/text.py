@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -55,6 +55,8 @@ PANEL_WIDTH = 128
 _cuts: list[list[str]] = []
 _BOXES = "_companion_text_boxes"
 """While cuts are recorded: the boxes of the texts drawn so far on a drawing, to find texts that overlap."""
+_THRESHOLD = [0] * 128 + [255] * 128
+"""Anti-aliased ink to the panel's two levels, as mode "1" draws it."""
 
 
 @cache
@@ -126,28 +128,48 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], value: str, spec: FontS
 def _check(draw: ImageDraw.ImageDraw, origin: tuple[int, int], value: str, face: ImageFont.FreeTypeFont,
            options: dict[str, str], fill: int) -> None:
     """Note a text that leaves the panel, falls partly on its own color (out of its bar), or overlaps a text."""
-    left, top, right, bottom = draw.textbbox(origin, value, font=face, **options)  # type: ignore[arg-type]
+    box = tuple(round(v) for v in draw.textbbox(origin, value, font=face, **options))  # type: ignore[arg-type]
+    left, top, right, bottom = box
     width, height = draw.im.size
     if left < 0 or top < 0 or right > width or bottom > height:
-        _cuts[-1].append(f"{value!r} leaves the panel: {(left, top, right, bottom)}")
-    # In "L" (0 or 255): ImageChops misreads mode "1" images.
+        _cuts[-1].append(f"{value!r} leaves the panel: {box}")
+    # The text's ink on the panel, in "L" (0 or 255: ImageChops misreads mode "1" images).
     ink = Image.new("L", (width, height))
     ImageDraw.Draw(ink).text(origin, value, font=face, fill=255, **options)  # type: ignore[arg-type]
-    ink = ink.point(lambda level: 255 if level >= 128 else 0)
-    background = draw._image.convert("L")
+    region = (max(0, left), max(0, top), min(width, right), min(height, bottom))
+    ink = ink.crop(region).point(_THRESHOLD)
+    background = draw._image.crop(region).convert("L")
     same = background if fill else ImageChops.invert(background)
     if ImageChops.multiply(ink, same).getbbox() is not None:
         _cuts[-1].append(f"{value!r} is partly drawn on its own color (out of its bar)")
-    drawn: list[tuple[str, Image.Image]] = getattr(draw, _BOXES, [])
-    for other, other_ink in drawn:
-        if ImageChops.multiply(ink, other_ink).getbbox() is not None:
+    drawn: list[tuple[str, tuple[int, int, int, int], Image.Image]] = getattr(draw, _BOXES, [])
+    for other, other_region, other_ink in drawn:
+        if _ink_overlaps(region, ink, other_region, other_ink):
             _cuts[-1].append(f"{value!r} overlaps {other!r}")
-    setattr(draw, _BOXES, [*drawn, (value, ink)])
+    setattr(draw, _BOXES, [*drawn, (value, region, ink)])
+
+
+def _ink_overlaps(region: tuple[int, int, int, int], ink: Image.Image, other_region: tuple[int, int, int, int],
+                  other_ink: Image.Image) -> bool:
+    left, top = max(region[0], other_region[0]), max(region[1], other_region[1])
+    right, bottom = min(region[2], other_region[2]), min(region[3], other_region[3])
+    if left >= right or top >= bottom:
+        return False
+    mine = ink.crop((left - region[0], top - region[1], right - region[0], bottom - region[1]))
+    theirs = other_ink.crop((left - other_region[0], top - other_region[1], right - other_region[0],
+                             bottom - other_region[1]))
+    return ImageChops.multiply(mine, theirs).getbbox() is not None
 
 
 def text_width(value: str, spec: FontSpec) -> int:
     if not _script():
         return len(value) * spec.width  # Spleen is monospaced
+    return _script_width(value, spec, i18n.is_rtl())
+
+
+@lru_cache(maxsize=4096)
+def _script_width(value: str, spec: FontSpec, rtl: bool) -> int:
+    # Measuring shaped text is slow on a Pi: wrapping measures the same words again and again.
     return round(font(spec).getlength(value, **_layout(value)))  # type: ignore[arg-type]
 
 

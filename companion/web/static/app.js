@@ -159,9 +159,18 @@ function drawSheet(view) {
   }
 }
 
+// A history line in the page's language: each sentence's template translated, and its words too
+// (a color, "Player 1"); card ids and numbers have no translation and stay as they are.
+function sentence(s) {
+  const values = {};
+  for (const [name, value] of Object.entries(s.values)) values[name] = strings[value] || value;
+  return tr(s.template, values);
+}
+
 function drawHistory(view) {
   $("history").replaceChildren(...view.history.slice().reverse().map(
-    (h) => el("li", { value: h.n, title: h.event }, h.text + (h.forced ? " (by the players' word)" : ""))));
+    (h) => el("li", { value: h.n, title: h.event },
+      (h.sentences ? h.sentences.map(sentence).join(" ") : h.text) + (h.forced ? " " + tr("(by the players' word)") : ""))));
 }
 
 function draw() {
