@@ -54,7 +54,7 @@ def _who(player: int) -> str:
 
 
 def _count(drew: Draw) -> int:
-    return len(drew) if isinstance(drew, tuple) else drew
+    return len(drew) if isinstance(drew, tuple) else drew or 0
 
 
 def describe(event: Event, before: Game, after: Game) -> list[str]:
