@@ -724,4 +724,5 @@ def screen_verdict(calibration: Calibration) -> CalibrationVerdict:
         return CalibrationVerdict(True, calibration.px_per_module, calibration.blur_px, mode)
     first = calibration.problems[0]
     return CalibrationVerdict(False, calibration.px_per_module, calibration.blur_px, mode,
-                              problem=first.message, fix=first.short or first.fix, count=len(calibration.problems))
+                              problem=first.message, fix=first.short or first.fix, count=len(calibration.problems),
+                              code=first.code)

@@ -156,7 +156,9 @@ class TableWarning:
     ``message`` says in full what is wrong (logs, journal), ``fix`` what to do;
     ``what`` is the short form of ``message`` the 128x64 screen shows. ``id``
     is the tracker's :attr:`~companion.tracker.tracker.Warning.id`: commands
-    (override, hide) name a warning by it, never by its text.
+    (override, hide) name a warning by it, never by its text. ``cards``,
+    ``zone``, ``player`` and ``space`` are what the registry's templates are
+    filled with, so a screen can word the warning in the players' language.
     """
 
     reason: str
@@ -164,6 +166,10 @@ class TableWarning:
     fix: str = ""
     id: str = ""
     what: str = ""
+    cards: tuple[str, ...] = ()
+    zone: str = ""
+    player: int | None = None
+    space: int | None = None
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.message} / {self.fix}"

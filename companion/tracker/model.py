@@ -69,7 +69,8 @@ def table_warning(warning: Warning) -> TableWarning:
     """A tracker warning as the screens show it: the short texts come from the reason registry."""
     player = getattr(warning.event, "player", None)
     text = warning_text(warning.reason, warning.cards, warning.zone, player=player)
-    return TableWarning(warning.reason, warning.message, warning.fix, id=warning.id, what=text.what)
+    return TableWarning(warning.reason, warning.message, warning.fix, id=warning.id, what=text.what,
+                        cards=warning.cards, zone=warning.zone, player=player, space=warning.space)
 
 
 def _destruction(game: Game) -> Destruction:

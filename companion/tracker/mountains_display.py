@@ -21,7 +21,8 @@ from typing import Literal, get_args
 from companion.engine.cards import COLOR_OF, COLORS, GOLD, color_letter
 from companion.engine.mountains.game import DISCARD_STEP, DRAW_STEP, MOUNTAINS, PILES, MountainsGame, Phase
 from companion.errors import DisplayModelError
-from companion.tracker.display import PLAYERS, DisplayModel, GameOver, TableWarning, Winner
+from companion.tracker.display import PLAYERS, DisplayModel, GameOver, Winner
+from companion.tracker.model import table_warning
 from companion.tracker.mountains import MountainsTracker, RoundResult
 
 Step = Literal["start", "draw", "play", "discard"]
@@ -86,7 +87,7 @@ def mountains_display_model(tracker: MountainsTracker, now: float, camera_ok: bo
     hand = MountainsGame.rules.hand_size
     base = DisplayModel(
         phase="setup", turn=first, deck=len(MountainsGame.rules.cards) - 2 * hand, first_player=first,
-        warnings=tuple(TableWarning(w.reason, w.message, w.fix) for w in tracker.warnings),
+        warnings=tuple(table_warning(w) for w in tracker.warnings),
         camera="ok" if camera_ok else "lost", board="ok" if board_ok else "not-found",
         mountains=MountainsView(1, "start", (hand, hand), (0, 0), (0, 0), ("", ""), ("", "")),
     )

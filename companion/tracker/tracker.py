@@ -91,6 +91,8 @@ class Warning:
     frame: int
     event: Event | MountainsEvent | None = None
     """The event an override applies (None: the override only accepts the table as it is)."""
+    space: int | None = None
+    """The river space the cards belong in (``river-space``): the screens word the fix in any language."""
 
     @property
     def id(self) -> str:
@@ -850,11 +852,11 @@ class Tracker:
         return DiscardQuestion(event.player, len(event.cards), len(event.cards) + extra)
 
     def _warn(self, found: _Pass, reason: str, message: str, fix: str, cards: Sequence[str], zone: str,
-              event: Event | None = None) -> None:
+              event: Event | None = None, space: int | None = None) -> None:
         if self._cascading(found):
             self._resync(found)
             return
-        warning = Warning(reason, message, fix, tuple(cards), zone, self.frame, event)
+        warning = Warning(reason, message, fix, tuple(cards), zone, self.frame, event, space)
         self.warnings.append(warning)
         found.warnings.append(warning)
 
@@ -920,7 +922,8 @@ class Tracker:
             if violation is None and ref.space != expected_space:
                 self._warn(found, Reason.RIVER_SPACE,
                            f"{cards[0]} belongs in river space {expected_space}, not {ref.space}.",
-                           warning_text(Reason.RIVER_SPACE, cards, space=expected_space).fix, cards, zone, event)
+                           warning_text(Reason.RIVER_SPACE, cards, space=expected_space).fix, cards, zone, event,
+                           expected_space)
                 return True
             return self._judge(event, zone, cards, found)
         if ref.kind == "discard":

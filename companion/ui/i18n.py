@@ -66,8 +66,8 @@ def is_rtl(language: str | None = None) -> bool:
 
 
 def _(message: str) -> str:
-    """``message`` in the current language (itself when the catalog lacks it)."""
-    return translations(current()).gettext(message)
+    """``message`` in the current language (itself when the catalog lacks it, or is empty: gettext's header)."""
+    return translations(current()).gettext(message) if message else message
 
 
 @cache

@@ -46,7 +46,8 @@ def _warning(code: Reason, cards: tuple[str, ...], zone: str, frame: int, messag
              player: int | None = None) -> TableWarning:
     """A warning as the tracker makes it (:func:`companion.tracker.model.table_warning`)."""
     text = warning_text(code, cards, zone, player=player)
-    return TableWarning(code, message, text.fix, id=warning_id(frame, code, cards), what=text.what)
+    return TableWarning(code, message, text.fix, id=warning_id(frame, code, cards), what=text.what, cards=cards,
+                        zone=zone, player=player)
 
 
 COLOR_RULE = _warning(Reason.COLOR_RULE, ("R04",), zones.field(0, 1), 812,
@@ -147,5 +148,5 @@ CALIBRATION_SAMPLES: tuple[CalibrationSample, ...] = (
                       CalibrationVerdict(ok=True, px_per_module=3.2, blur_px=0.6, mode="4608x2592")),
     CalibrationSample("calibration-problem", "Calibration failed: the first fix, what is wrong, 1 of 2",
                       CalibrationVerdict(ok=False, problem="zones out of view: deck, discard",
-                                         fix="Raise camera by 5 cm", count=2)),
+                                         fix="Raise camera by 5 cm", count=2, code="out-of-view")),
 )

@@ -35,9 +35,9 @@ from companion.tracker.display import (
     TableWarning,
 )
 from companion.ui import text as t
-from companion.ui.i18n import _, is_rtl
+from companion.ui.i18n import _, current, is_rtl
 from companion.ui.state import BRIGHTNESS_LEVELS, DANGEROUS_ITEMS, MENU_ITEMS, MenuItem, Page, UiState
-from companion.vocab import reasons
+from companion.vocab import calibration, notices, reasons
 
 SIZE = (128, 64)
 Size = tuple[int, int]
@@ -197,7 +197,9 @@ def draw_main(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE,
             _marker(draw, (0, y + 2))
     t.text(draw, (9, 51), _("deck {count}").format(count=model.deck), t.SMALL)
     if hidden_warnings:
-        _badge(draw, (width - 1, 51), f"!{hidden_warnings}")
+        badge = f"!{hidden_warnings}"
+        # Right to left the deck line ends at the right edge: the badge takes the left corner.
+        _badge(draw, (t.text_width(badge, t.SMALL) + 5 if is_rtl() else width - 1, 51), badge)
 
 
 def draw_table(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE) -> None:
@@ -248,8 +250,10 @@ def draw_destruction(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size 
         return
     t.centered(draw, 0, _("{mandala} COMPLETE").format(mandala=info.mandala.upper()), t.MEDIUM, width)
     t.centered(draw, 17, _("{player} PICKS").format(player=_player_label(info.picker)), t.LARGE, width)
-    names = [_(COLOR_NAMES[c]) for c in info.colors_left]
-    for index, line in enumerate(t.wrap(_("left: {colors}").format(colors=" ".join(names)), 21, 2)):
+    left = _("left: {colors}").format(colors=" ".join(_(COLOR_NAMES[c]) for c in info.colors_left))
+    if len(t.wrap_all(left, 21)) > 2:  # many colors left: their letters, as on the cards and the table page
+        left = _("left: {colors}").format(colors=" ".join(info.colors_left))
+    for index, line in enumerate(t.wrap(left, 21, 2)):
         t.text(draw, (1, 40 + index * 11), line, t.SMALL)
 
 
@@ -299,22 +303,58 @@ def _over_footer(over: GameOver) -> str:
     return _("hold C: new game")
 
 
+def notice_words(notice: Notice) -> tuple[str, str]:
+    """A notice's title and text in the players' language (the tracker words it in English).
+
+    The text is taken apart by its template (:mod:`companion.vocab.notices`)
+    and the language's template filled with the same values; a value the
+    catalog knows (a reason's title) is translated too.
+    """
+    entry = notices.NOTICES.get(notice.title)
+    if entry is None:
+        return _(notice.title), notice.text
+    if entry.short and (current() != "en" or len(t.wrap_all(notice.text, NOTICE_COLUMNS)) > NOTICE_ROWS):
+        return _(notice.title), _(entry.short)  # free English text (an error's message): the log has it whole
+    values = notices.values_of(entry.text, notice.text)
+    if current() == "en" or values is None:
+        return _(notice.title), notice.text
+    return _(notice.title), _(entry.text).format(**{name: _(value) for name, value in values.items()})
+
+
+NOTICE_COLUMNS, NOTICE_ROWS = 21, 3
+
+
+def reading_words(reading: str) -> str:
+    """A choice's reading ("P1 R05 m1, P1 claims red") in the players' language: card ids and names stay."""
+    parts = []
+    for part in reading.split(", "):
+        claim = notices.values_of(notices.CLAIM_WORDS, part)
+        if claim is not None:
+            part = _(notices.CLAIM_WORDS).format(player=claim["player"], color=_(claim["color"]))
+        elif part == notices.NOTHING:
+            part = _(notices.NOTHING)
+        parts.append(part)
+    return ", ".join(parts)
+
+
 def draw_notice(draw: ImageDraw.ImageDraw, notice: Notice, size: Size = SIZE) -> None:
     """News that is no warning ("CAUGHT UP", "RESYNCED"): a title bar and a few words, for a few seconds."""
     width = size[0]
-    _inverted_line(draw, 0, t.fit(notice.title, 15), width, spec=t.MEDIUM)
-    for index, line in enumerate(t.wrap(notice.text, 21, 3)):
+    title, words = notice_words(notice)
+    _inverted_line(draw, 0, t.fit(title, 15, t.MEDIUM), width, spec=t.MEDIUM)
+    for index, line in enumerate(t.wrap(words, NOTICE_COLUMNS, NOTICE_ROWS)):
         t.text(draw, (1, 21 + index * 12), line, t.SMALL)
 
 
 def draw_choice(draw: ImageDraw.ImageDraw, choice: Choice, size: Size = SIZE) -> None:
     """Two readings of the table fit: A keeps the first (already applied), B takes the second."""
     width = size[0]
-    _inverted_line(draw, 0, "WHICH WAS IT?", width, spec=t.MEDIUM)
+    _inverted_line(draw, 0, _("WHICH WAS IT?"), width, spec=t.MEDIUM)
     for row, (key, text) in enumerate((("A", choice.first), ("B", choice.second))):
-        lines = t.wrap(text, 19, 2)
+        lines = t.wrap(reading_words(text), 19, 2)
         y = 19 + row * 23
-        t.text(draw, (1, y), key, t.SMALL)
+        # The key sits where a line starts: at the right edge when the lines are set right to left.
+        t.text(draw, (width - 9 if is_rtl() else 1, y), key, t.SMALL)
         for index, line in enumerate(lines):
             t.text(draw, (12, y + index * 11), line, t.SMALL)
 
@@ -322,14 +362,15 @@ def draw_choice(draw: ImageDraw.ImageDraw, choice: Choice, size: Size = SIZE) ->
 def draw_join_offer(draw: ImageDraw.ImageDraw, size: Size = SIZE) -> None:
     """Cards lie on the mat but no game is followed: the companion offers to join the game in progress."""
     width = size[0]
-    t.centered(draw, 0, "GAME ON THE MAT", t.MEDIUM, width)
-    t.text(draw, (1, 17), "Join it as it lies,", t.SMALL)
-    t.text(draw, (1, 29), "or clear it and deal.", t.SMALL)
-    _inverted_line(draw, 46, "hold C: join", width)
+    t.centered(draw, 0, _("GAME ON THE MAT"), t.MEDIUM, width)
+    t.text(draw, (1, 17), _("Join it as it lies,"), t.SMALL)
+    t.text(draw, (1, 29), _("or clear it and deal."), t.SMALL)
+    _inverted_line(draw, 46, _("hold C: join"), width)
 
 
-JOIN_LABELS = {"turn": "TO PLAY", "hand p1": "P1 HAND", "hand p2": "P2 HAND", "cup p1": "P1 CUP",
-               "cup p2": "P2 CUP", "deck": "DECK"}
+JOIN_LABELS = {"turn": "JOIN TO PLAY", "hand p1": "JOIN P1 HAND", "hand p2": "JOIN P2 HAND",
+               "cup p1": "JOIN P1 CUP", "cup p2": "JOIN P2 CUP", "deck": "JOIN DECK"}
+"""The title of each join question (messages of the catalogs)."""
 
 
 def draw_join_question(draw: ImageDraw.ImageDraw, offer: JoinOffer, step: int,
@@ -339,19 +380,36 @@ def draw_join_question(draw: ImageDraw.ImageDraw, offer: JoinOffer, step: int,
     asked = offer.asking or JOIN_FIELDS
     name = asked[min(step, len(asked) - 1)]
     value = (values or offer.values)[JOIN_FIELDS.index(name)]
-    t.text(draw, (1, 0), f"JOIN {JOIN_LABELS[name]}", t.MEDIUM)
-    t.right(draw, 2, f"{min(step, len(asked) - 1) + 1}/{len(asked)}", t.SMALL, width - 2)
+    t.text(draw, (1, 0), _(JOIN_LABELS[name]), t.MEDIUM)
+    counter = f"{min(step, len(asked) - 1) + 1}/{len(asked)}"
+    if is_rtl():  # the title is set from the right: the counter goes left
+        t.text(draw, (1, 2), counter, t.SMALL)
+    else:
+        t.right(draw, 2, counter, t.SMALL, width - 2)
     shown = PLAYERS[value].upper() if name == "turn" else str(value)
     t.centered(draw, 20, f"- {shown} +", t.LARGE, width)
-    _inverted_line(draw, 50, "A -  B +  C ok", width)
+    _inverted_line(draw, 50, _("A -  B +  C ok"), width)
 
 
 # --- warning, problem, status, menu -----------------------------------------------------
 
 
 def warning_title(reason: str) -> str:
-    """The reason's title from the registry (:mod:`companion.vocab.reasons`)."""
-    return reasons.title(reason)
+    """The reason's title from the registry (:mod:`companion.vocab.reasons`), in the players' language."""
+    return reasons.title(reason, _)
+
+
+def warning_words(warning: TableWarning) -> reasons.WarningText:
+    """Title, what is wrong and the fix, in the players' language.
+
+    English shows the tracker's own texts; another language fills the
+    registry's templates, translated, with the warning's cards, zone, player
+    and space (a code this version does not know keeps its English message).
+    """
+    if current() == "en" or reasons.info(warning.reason) is None:
+        return reasons.WarningText(warning_title(warning.reason), warning.what or warning.message, warning.fix)
+    return reasons.warning_text(warning.reason, warning.cards, warning.zone, player=warning.player,
+                                space=warning.space, gettext=_)
 
 
 FIX_COLUMNS, FIX_ROWS = 15, 2
@@ -378,19 +436,19 @@ def warning_layout(warning: TableWarning, size: Size = SIZE, *, count: int = 1) 
     version does not know) shows its full message, cut if it must be.
     """
     height = size[1]
-    title = warning_title(warning.reason)
+    words = warning_words(warning)
     title_columns = TITLE_COLUMNS - 4 if count > 1 else TITLE_COLUMNS
-    fix_all = t.wrap_all(warning.fix, FIX_COLUMNS)
+    fix_all = t.wrap_all(words.fix, FIX_COLUMNS, t.MEDIUM)
     fix = fix_all[:FIX_ROWS]
     what_rows = max(0, (height - 1 - (12 + max(1, len(fix)) * 14)) // 11)
-    what_all = t.wrap_all(warning.what or warning.message, WHAT_COLUMNS)
-    fits = (len(title) <= title_columns and len(fix_all) <= FIX_ROWS and len(what_all) <= what_rows
-            and all(len(line) <= FIX_COLUMNS for line in fix_all)
-            and all(len(line) <= WHAT_COLUMNS for line in what_all))
+    what_all = t.wrap_all(words.what, WHAT_COLUMNS)
+    fits = (t.fits(words.title, title_columns) and len(fix_all) <= FIX_ROWS and len(what_all) <= what_rows
+            and all(t.fits(line, FIX_COLUMNS, t.MEDIUM) for line in fix_all)
+            and all(t.fits(line, WHAT_COLUMNS) for line in what_all))
     if fits:
-        return WarningLayout(title, tuple(fix), tuple(what_all), True)
-    return WarningLayout(t.fit(title, title_columns), tuple(t.wrap(warning.fix, FIX_COLUMNS, FIX_ROWS)),
-                         tuple(t.wrap(warning.what or warning.message, WHAT_COLUMNS, what_rows)), False)
+        return WarningLayout(words.title, tuple(fix), tuple(what_all), True)
+    return WarningLayout(t.fit(words.title, title_columns), tuple(t.wrap(words.fix, FIX_COLUMNS, FIX_ROWS, t.MEDIUM)),
+                         tuple(t.wrap(words.what, WHAT_COLUMNS, what_rows)), False)
 
 
 def draw_warning(draw: ImageDraw.ImageDraw, warning: TableWarning, size: Size = SIZE, *,
@@ -404,11 +462,14 @@ def draw_warning(draw: ImageDraw.ImageDraw, warning: TableWarning, size: Size = 
     ink, paper = (0, 1) if inverted else (1, 0)
     if inverted:
         draw.rectangle((0, 0, width - 2, height - 2), fill=1)
-    # Title in a bar of the opposite color, so it stands out in both blink phases.
-    draw.rectangle((0, 0, width - 2, 10), fill=ink)
+    # Title in a bar of the opposite color, so it stands out in both blink phases (a row deeper for
+    # DejaVu's descenders: Persian and Cyrillic letters reach below Spleen's).
+    draw.rectangle((0, 0, width - 2, 10 if current() == "en" else 11), fill=ink)
     layout = warning_layout(warning, size, count=count)
     t.text(draw, (2, 1), layout.title, t.SMALL, fill=paper)
-    if count > 1:
+    if count > 1 and is_rtl():  # the title is set from the right: the counter goes left
+        t.text(draw, (2, 1), f"1/{count}", t.SMALL, fill=paper)
+    elif count > 1:
         t.right(draw, 1, f"1/{count}", t.SMALL, width - 2, fill=paper)
     for index, line in enumerate(layout.fix):
         t.text(draw, (2, 12 + index * 14), line, t.MEDIUM, fill=ink)
@@ -422,10 +483,8 @@ def draw_problem(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SI
     width = size[0]
     code = CAMERA_PROBLEMS[model.camera] if model.camera != "ok" else BOARD_PROBLEMS[model.board]
     title, lines = problem_lines(code)
-    # The registry's titles are English; in another language's wider font a long one takes the small size.
-    spec = t.MEDIUM if t.text_width(title, t.MEDIUM) <= width - 3 else t.SMALL
-    _inverted_line(draw, 0, title, width, spec=spec)
-    for index, line in enumerate(lines[:PROBLEM_ROWS]):
+    _inverted_line(draw, 0, t.fit(title, 15, t.MEDIUM), width, spec=t.MEDIUM)
+    for index, line in enumerate(t.first_lines(lines, PROBLEM_ROWS)):
         t.text(draw, (1, 21 + index * 12), t.fit(line, PROBLEM_COLUMNS), t.SMALL)
 
 
@@ -434,8 +493,8 @@ PROBLEM_COLUMNS, PROBLEM_ROWS = 21, 3
 
 def problem_lines(code: str) -> tuple[str, list[str]]:
     """The problem screen's title and lines for a camera or board reason: the fix, then what is wrong."""
-    text = reasons.warning_text(code)
-    return text.title, t.wrap_all(f"{text.fix}. {text.what}", PROBLEM_COLUMNS)
+    text = reasons.warning_text(code, gettext=_)
+    return text.title, t.wrap_all(_("{fix}. {what}").format(fix=text.fix, what=text.what), PROBLEM_COLUMNS)
 
 
 def draw_pairing(draw: ImageDraw.ImageDraw, code: str, size: Size = SIZE) -> None:
@@ -464,7 +523,9 @@ class CalibrationVerdict:
     """What ``companion calibrate`` shows on the panel: ready with its figures, or the first problem.
 
     ``fix`` is the short fix of the first problem (two lines of 15 letters),
-    ``problem`` what is wrong (one small line), ``count`` how many problems.
+    ``problem`` what is wrong (one small line), ``count`` how many problems,
+    ``code`` the first problem's code (its line in other languages, and when
+    ``problem`` is too long for the panel: :mod:`companion.vocab.calibration`).
     """
 
     ok: bool
@@ -474,30 +535,49 @@ class CalibrationVerdict:
     problem: str = ""
     fix: str = ""
     count: int = 0
+    code: str = ""
+
+
+def calibration_fix(verdict: CalibrationVerdict) -> str:
+    """The short fix in the players' language (calibrate words it in English, from a template)."""
+    for template in calibration.SHORT_FIXES:
+        values = notices.values_of(template, verdict.fix)
+        if values is not None:
+            return _(template).format(**{name: _(value) for name, value in values.items()})
+    return verdict.fix
+
+
+def calibration_problem(verdict: CalibrationVerdict, rows: int) -> str:
+    """What is wrong in ``rows`` small lines: calibrate's message in English when it fits, else the code's line."""
+    line = calibration.PROBLEM_LINES.get(verdict.code)
+    if line is not None and (current() != "en" or len(t.wrap_all(verdict.problem, 21)) > rows):
+        return _(line)
+    return verdict.problem
 
 
 def draw_calibration(draw: ImageDraw.ImageDraw, verdict: CalibrationVerdict, size: Size = SIZE) -> None:
     """The calibration verdict: CAMERA READY and the figures, or NOT READY and what to do first."""
     width = size[0]
     if verdict.ok:
-        _inverted_line(draw, 0, "CAMERA READY", width, spec=t.MEDIUM)
+        _inverted_line(draw, 0, _("CAMERA READY"), width, spec=t.MEDIUM)
         lines = []
         if verdict.px_per_module is not None:
-            lines.append(f"{verdict.px_per_module:.1f} px per module")
+            lines.append(_("{value} px per module").format(value=f"{verdict.px_per_module:.1f}"))
         if verdict.blur_px is not None:
-            lines.append(f"blur {verdict.blur_px:.1f} px: sharp")
+            lines.append(_("blur {value} px: sharp").format(value=f"{verdict.blur_px:.1f}"))
         if verdict.mode:
-            lines.append(f"mode {verdict.mode}")
+            lines.append(_("mode {mode}").format(mode=verdict.mode))
         for index, line in enumerate(lines[:3]):
             t.text(draw, (1, 21 + index * 12), t.fit(line, 21), t.SMALL)
         return
     counter = f" 1/{verdict.count}" if verdict.count > 1 else ""
-    _inverted_line(draw, 0, f"NOT READY{counter}", width, spec=t.MEDIUM)
-    fix_lines = t.wrap(verdict.fix, 15, 2)
+    _inverted_line(draw, 0, _("NOT READY") + counter, width, spec=t.MEDIUM)
+    fix_lines = t.wrap(calibration_fix(verdict), 15, 2, t.MEDIUM)
     for index, line in enumerate(fix_lines):
         t.text(draw, (1, 20 + index * 14), line, t.MEDIUM)
     y = 20 + len(fix_lines) * 14 + 1
-    for index, line in enumerate(t.wrap(verdict.problem, 21, max(0, (size[1] - 2 - y) // 12))):
+    rows = max(0, (size[1] - 2 - y) // 12)
+    for index, line in enumerate(t.wrap(calibration_problem(verdict, rows), 21, rows)):
         t.text(draw, (1, y + index * 12), line, t.SMALL)
 
 

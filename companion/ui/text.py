@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from companion.errors import DeviceError
 from companion.ui import i18n
@@ -53,6 +53,10 @@ _SCRIPT_SIZES = {SMALL: (10, 1), MEDIUM: (13, 2), LARGE: (19, 3)}
 """Per size: DejaVu's pixel size and top gap, for the same line heights as Spleen's."""
 PANEL_WIDTH = 128
 _cuts: list[list[str]] = []
+_BOXES = "_companion_text_boxes"
+"""While cuts are recorded: the boxes of the texts drawn so far on a drawing, to find texts that overlap."""
+_THRESHOLD = [0] * 128 + [255] * 128
+"""Anti-aliased ink to the panel's two levels, as mode "1" draws it."""
 
 
 @cache
@@ -116,17 +120,56 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], value: str, spec: FontS
         # Set from the right edge: the ink's right end, not the advance, lands xy[0] from it.
         x = PANEL_WIDTH - x - round(face.getbbox(value, **options)[2])  # type: ignore[arg-type]
     origin = (x, y - _top_gap(spec))
-    draw.text(origin, value, font=face, fill=fill, **options)  # type: ignore[arg-type]
     if _cuts and value.strip():
-        left, top, right, bottom = draw.textbbox(origin, value, font=face, **options)  # type: ignore[arg-type]
-        width, height = draw.im.size
-        if left < 0 or top < 0 or right > width or bottom > height:
-            _cuts[-1].append(f"{value!r} leaves the panel: {(left, top, right, bottom)}")
+        _check(draw, origin, value, face, options, fill)
+    draw.text(origin, value, font=face, fill=fill, **options)  # type: ignore[arg-type]
+
+
+def _check(draw: ImageDraw.ImageDraw, origin: tuple[int, int], value: str, face: ImageFont.FreeTypeFont,
+           options: dict[str, str], fill: int) -> None:
+    """Note a text that leaves the panel, falls partly on its own color (out of its bar), or overlaps a text."""
+    box = tuple(round(v) for v in draw.textbbox(origin, value, font=face, **options))  # type: ignore[arg-type]
+    left, top, right, bottom = box
+    width, height = draw.im.size
+    if left < 0 or top < 0 or right > width or bottom > height:
+        _cuts[-1].append(f"{value!r} leaves the panel: {box}")
+    # The text's ink on the panel, in "L" (0 or 255: ImageChops misreads mode "1" images).
+    ink = Image.new("L", (width, height))
+    ImageDraw.Draw(ink).text(origin, value, font=face, fill=255, **options)  # type: ignore[arg-type]
+    region = (max(0, left), max(0, top), min(width, right), min(height, bottom))
+    ink = ink.crop(region).point(_THRESHOLD)
+    background = draw._image.crop(region).convert("L")
+    same = background if fill else ImageChops.invert(background)
+    if ImageChops.multiply(ink, same).getbbox() is not None:
+        _cuts[-1].append(f"{value!r} is partly drawn on its own color (out of its bar)")
+    drawn: list[tuple[str, tuple[int, int, int, int], Image.Image]] = getattr(draw, _BOXES, [])
+    for other, other_region, other_ink in drawn:
+        if _ink_overlaps(region, ink, other_region, other_ink):
+            _cuts[-1].append(f"{value!r} overlaps {other!r}")
+    setattr(draw, _BOXES, [*drawn, (value, region, ink)])
+
+
+def _ink_overlaps(region: tuple[int, int, int, int], ink: Image.Image, other_region: tuple[int, int, int, int],
+                  other_ink: Image.Image) -> bool:
+    left, top = max(region[0], other_region[0]), max(region[1], other_region[1])
+    right, bottom = min(region[2], other_region[2]), min(region[3], other_region[3])
+    if left >= right or top >= bottom:
+        return False
+    mine = ink.crop((left - region[0], top - region[1], right - region[0], bottom - region[1]))
+    theirs = other_ink.crop((left - other_region[0], top - other_region[1], right - other_region[0],
+                             bottom - other_region[1]))
+    return ImageChops.multiply(mine, theirs).getbbox() is not None
 
 
 def text_width(value: str, spec: FontSpec) -> int:
     if not _script():
         return len(value) * spec.width  # Spleen is monospaced
+    return _script_width(value, spec, i18n.is_rtl())
+
+
+@lru_cache(maxsize=4096)
+def _script_width(value: str, spec: FontSpec, rtl: bool) -> int:
+    # Measuring shaped text is slow on a Pi: wrapping measures the same words again and again.
     return round(font(spec).getlength(value, **_layout(value)))  # type: ignore[arg-type]
 
 
@@ -155,7 +198,7 @@ def right(draw: ImageDraw.ImageDraw, y: int, value: str, spec: FontSpec, width: 
     text(draw, (width - text_width(value, spec) - 1, y), value, spec, fill)
 
 
-def _fits(value: str, columns: int, spec: FontSpec) -> bool:
+def fits(value: str, columns: int, spec: FontSpec = SMALL) -> bool:
     """Whether ``value`` fits the width of ``columns`` characters of ``spec`` (Spleen's columns)."""
     if not _script():
         return len(value) <= columns
@@ -164,10 +207,10 @@ def _fits(value: str, columns: int, spec: FontSpec) -> bool:
 
 def fit(value: str, columns: int, spec: FontSpec = SMALL) -> str:
     """Cut ``value`` to the width of ``columns`` characters, marking the cut with a trailing dot pair."""
-    if _fits(value, columns, spec):
+    if fits(value, columns, spec):
         return value
     kept = value[: max(0, columns - 2)]
-    while kept and not _fits(kept.rstrip() + "..", columns, spec):
+    while kept and not fits(kept.rstrip() + "..", columns, spec):
         kept = kept[:-1]
     kept = kept.rstrip() + ".."
     _note_cut(value, kept)
@@ -181,7 +224,7 @@ def wrap(value: str, columns: int, max_lines: int, spec: FontSpec = SMALL) -> li
     words = value.split()
     for index, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
-        if _fits(candidate, columns, spec):
+        if fits(candidate, columns, spec):
             current = candidate
             continue
         if len(lines) == max_lines - 1:
@@ -189,18 +232,25 @@ def wrap(value: str, columns: int, max_lines: int, spec: FontSpec = SMALL) -> li
             return [*lines, fit(" ".join([current, *words[index:]]).strip(), columns, spec)]
         if current:
             lines.append(current)
-        current = word if _fits(word, columns, spec) else fit(word, columns, spec)
+        current = word if fits(word, columns, spec) else fit(word, columns, spec)
     if current:
         lines.append(current)
     return lines[:max_lines]
 
 
-def wrap_all(value: str, columns: int) -> list[str]:
+def wrap_all(value: str, columns: int, spec: FontSpec = SMALL) -> list[str]:
     """Word-wrap with no limit on lines and no cut: a word longer than ``columns`` keeps its own long line."""
     lines: list[str] = []
     for word in value.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= columns:
+        if lines and fits(f"{lines[-1]} {word}", columns, spec):
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
     return lines
+
+
+def first_lines(lines: list[str], count: int) -> list[str]:
+    """The first ``count`` lines; the ones left out are noted as a cut (the test for cuts)."""
+    if len(lines) > count:
+        _note_cut(" ".join(lines), " ".join(lines[:count]))
+    return lines[:count]

@@ -32,12 +32,20 @@ zone and player and fails on any cut.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from companion.vocab.colors import color_of_card_id
-from companion.vocab.zones import MANDALA_NAMES, PLAYER_NAMES, parse_zone, screen_zone
+from companion.vocab.colors import NAME_OF_LETTER, color_of_card_id
+from companion.vocab.zones import MANDALA_NAMES, PLAYER_NAMES, SCREEN_ZONE_MESSAGES, parse_zone, screen_zone
+
+Gettext = Callable[[str], str]
+"""A translation function (``companion.ui.i18n._``): English text in, the players' language out."""
+
+
+def english(message: str) -> str:
+    """The identity :data:`Gettext`: the registry's own (English) text."""
+    return message
 
 
 class Source(enum.StrEnum):
@@ -222,22 +230,34 @@ def info(code: str) -> ReasonInfo | None:
         return None
 
 
-def title(code: str) -> str:
+def title(code: str, gettext: Gettext = english) -> str:
     entry = info(code)
-    return entry.title if entry is not None else code.replace("-", " ").upper()[:TITLE_MAX]
+    return gettext(entry.title) if entry is not None else code.replace("-", " ").upper()[:TITLE_MAX]
 
 
-def cards_text(cards: Sequence[str]) -> str:
+# The words that fill the templates, each a message of the catalogs too (companion/locale).
+_ONE_CARD = "the {color} card {card}"
+_SOME_CARDS = "{count} {color} cards"
+_MIXED_CARDS = "{count} cards"
+_NO_CARD = "the card"
+_NO_COLOR = "that color"
+_NO_ZONE = "that place"
+_NO_MANDALA = "the mandala"
+
+
+def cards_text(cards: Sequence[str], gettext: Gettext = english) -> str:
     """The cards as a warning names them: their ids, or "3 green cards" when there are more than two."""
     if len(cards) <= 2:
-        return " ".join(cards) or "the card"
+        return " ".join(cards) or gettext(_NO_CARD)
     colors = {color_of_card_id(c) for c in cards}
-    return f"{len(cards)} {colors.pop()} cards" if len(colors) == 1 else f"{len(cards)} cards"
+    if len(colors) == 1:
+        return gettext(_SOME_CARDS).format(count=len(cards), color=gettext(colors.pop()))
+    return gettext(_MIXED_CARDS).format(count=len(cards))
 
 
 def warning_text(code: str, cards: Sequence[str] = (), zone: str = "", *, player: int | None = None,
-                 space: int | None = None) -> WarningText:
-    """The texts of a warning, from its reason code and what raised it.
+                 space: int | None = None, gettext: Gettext = english) -> WarningText:
+    """The texts of a warning, from its reason code and what raised it, in the language of ``gettext``.
 
     ``player`` is the player whose play it was (0 is p1; by default the owner
     of ``zone``); ``space`` the river space a card belongs in.
@@ -247,17 +267,26 @@ def warning_text(code: str, cards: Sequence[str] = (), zone: str = "", *, player
         return WarningText(title(code), "", "")
     ref = parse_zone(zone)
     who = player if player is not None else ref.player if ref.player is not None else 0
-    color = color_of_card_id(cards[0]) if cards else "that color"
+    color = gettext(color_of_card_id(cards[0]) if cards else _NO_COLOR)
     values = {
-        "cards": cards_text(cards),
-        "the_cards": f"the {color} card {cards[0]}" if len(cards) == 1 else cards_text(cards),
+        "cards": cards_text(cards, gettext),
+        "the_cards": (gettext(_ONE_CARD).format(color=color, card=cards[0]) if len(cards) == 1
+                      else cards_text(cards, gettext)),
         "color": color, "Color": color[:1].upper() + color[1:],
-        "zone": screen_zone(zone) if zone else "that place",
+        "zone": screen_zone(zone, gettext) if zone else gettext(_NO_ZONE),
         "player": PLAYER_NAMES[who].upper(), "other": PLAYER_NAMES[1 - who].upper(),
-        "mandala": MANDALA_NAMES[ref.mandala].upper() if ref.mandala is not None else "the mandala",
+        "mandala": MANDALA_NAMES[ref.mandala].upper() if ref.mandala is not None else gettext(_NO_MANDALA),
         "space": str(space) if space is not None else "1",
     }
-    return WarningText(entry.title, entry.what.format(**values), entry.fix.format(**values))
+    return WarningText(gettext(entry.title), gettext(entry.what).format(**values),
+                       gettext(entry.fix).format(**values))
+
+
+def messages() -> set[str]:
+    """Every English text this registry may hand to a translation (the catalogs must have each)."""
+    words = {"card", _ONE_CARD, _SOME_CARDS, _MIXED_CARDS, _NO_CARD, _NO_COLOR, _NO_ZONE, _NO_MANDALA,
+             *NAME_OF_LETTER.values(), *SCREEN_ZONE_MESSAGES}
+    return words | {text for entry in REASONS.values() for text in (entry.title, entry.what, entry.fix)}
 
 
 def warning_id(frame: int, code: str, cards: Sequence[str]) -> str:

@@ -12,6 +12,7 @@ and read the names here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MANDALA_NAMES: tuple[str, str] = ("m1", "m2")
@@ -126,20 +127,30 @@ def describe_zone(name: str) -> str:
     return "the deck" if ref.kind == DECK else name
 
 
-def screen_zone(name: str) -> str:
-    """The zone's name on the OLED, at most 12 letters: "M1 mountain", "P2 field M1", "P1 river 3"."""
+_SCREEN_ZONES = {"mountain": "{mandala} mountain", "field": "{player} field {mandala}",
+                 "river": "{player} river {space}", START: "start row", DISCARD: "discard pile", DECK: "deck"}
+_SCREEN_PLAYER_ZONES = {kind: f"{{player}} {kind}" for kind in ("cup", "reveal", "mountain", "score")}
+"""A player's own zones, named on the OLED (``mountain`` here is a ``mountains`` board: no mandala)."""
+SCREEN_ZONE_MESSAGES = frozenset({*_SCREEN_ZONES.values(), *_SCREEN_PLAYER_ZONES.values()})
+"""The templates of :func:`screen_zone`: messages of the catalogs (companion/locale) too."""
+
+
+def _same(message: str) -> str:
+    return message
+
+
+def screen_zone(name: str, gettext: Callable[[str], str] = _same) -> str:
+    """The zone's name on the OLED, at most 12 letters: "M1 mountain", "P2 field M1", "P1 river 3".
+
+    ``gettext`` translates the templates (``companion.ui.i18n._`` on the screens).
+    """
     ref = parse_zone(name)
-    player = PLAYER_NAMES[ref.player or 0].upper()
-    if ref.kind == "mountain" and ref.mandala is not None:
-        return f"{MANDALA_NAMES[ref.mandala].upper()} mountain"
-    if ref.kind == "field":
-        return f"{player} field {MANDALA_NAMES[ref.mandala or 0].upper()}"
-    if ref.kind == "river":
-        return f"{player} river {ref.space}"
-    if ref.player is not None:
-        return f"{player} {ref.kind}"
-    if ref.kind == START:
-        return "start row"
-    if ref.kind == DISCARD:
-        return "discard pile"
-    return name
+    values = {"player": PLAYER_NAMES[ref.player or 0].upper(), "space": ref.space,
+              "mandala": MANDALA_NAMES[ref.mandala or 0].upper()}
+    if (ref.kind == "mountain" and ref.mandala is not None) or ref.kind in ("field", "river", START, DISCARD, DECK):
+        template = _SCREEN_ZONES[ref.kind]
+    elif ref.player is not None:
+        template = _SCREEN_PLAYER_ZONES.get(ref.kind, f"{{player}} {ref.kind}")
+    else:
+        return name
+    return gettext(template).format(**values) if template in SCREEN_ZONE_MESSAGES else template.format(**values)

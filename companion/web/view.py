@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.engine.cards import COLOR_LETTERS, COLOR_NAMES, COLOR_OF, Card, card_name
 from companion.engine.game import CUPS, Game, Phase, field_zone, mountain_zone
-from companion.engine.narrate import describe
+from companion.engine.narrate import sentences as narrate
 from companion.engine.record import summary
 from companion.tracker.display import PLAYERS, DisplayModel
 from companion.tracker.tracker import MOUNTAINS_EVENTS, TrackedEvent
@@ -157,8 +157,10 @@ class History:
             return  # the phone narrates the official game only (a mountains game shows no history)
         force = tracked.forced or not after.is_legal(event)  # as the tracker applied it
         after.push(event, force=force)
-        sentences = describe(event, before, after)
+        sentences = narrate(event, before, after)
         before.push(event, force=force)
         self._events.append(tracked)
+        # The page words the sentences in its language from the templates (the catalogs translate them).
         self._lines.append({"n": len(self._events), "frame": tracked.frame, "forced": tracked.forced,
-                            "event": str(event), "text": " ".join(sentences)})
+                            "event": str(event), "text": " ".join(map(str, sentences)),
+                            "sentences": [{"template": s.template, "values": s.values} for s in sentences]})

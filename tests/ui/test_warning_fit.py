@@ -48,19 +48,24 @@ def tracker_warning(code: str, cards: tuple[str, ...], zone: str, player: int, s
     fix = warning_text(code, cards, zone, space=space).fix
     event = Discard(player, tuple(parse_any_card(c) for c in cards))
     message = "A long engine message that only the log and the journal show, never cut there. " * 2
-    return table_warning(Warning(code, message, fix, cards, zone, 1234, event))
+    return table_warning(Warning(code, message, fix, cards, zone, 1234, event, space))
 
 
 @functools.cache
 def every_warning(code: Reason) -> list[tuple[TableWarning, str]]:
-    texts: dict[tuple[str, str], str] = {}
+    """Each distinct text of a reason's warnings, with one warning (as the tracker makes it) that shows it.
+
+    A translation fills its template with the same values, so the distinct
+    English texts are also every text in another language (test_languages.py).
+    """
+    texts: dict[tuple[str, str], tuple[TableWarning, str]] = {}
     for letter, zone, player in itertools.product(COLOR_LETTERS + GOLD_LETTER, ZONES, PLAYERS):
         for cards in _card_sets(letter):
             spaces = SPACES if "{space}" in REASONS[code].fix else (1,)
             for space in spaces:
                 shown = tracker_warning(code, cards, zone, player, space)
-                texts.setdefault((shown.fix, shown.what), f"{cards} {zone} p{player + 1} space {space}")
-    return [(TableWarning(code, "", fix, what=what), case) for (fix, what), case in texts.items()]
+                texts.setdefault((shown.fix, shown.what), (shown, f"{cards} {zone} p{player + 1} space {space}"))
+    return list(texts.values())
 
 
 @pytest.mark.parametrize("code", WARNING_CODES)

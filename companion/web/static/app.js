@@ -36,15 +36,20 @@ function chip(letter, count, names) {
 
 function chips(counts, names) {
   const box = el("span", { class: "chips" });
-  for (const letter of COLORS) if (counts[letter]) box.append(chip(letter, counts[letter], names));
+  for (const letter of Object.keys(names)) if (counts[letter]) box.append(chip(letter, counts[letter], names));
   if (!box.childElementCount) box.append(el("span", { class: "muted" }, tr("empty")));
   return box;
 }
+
+// What the player to act does now on a mountains table (the OLED's headlines).
+const MOUNTAINS_STEPS = { start: "{player} START CARD", draw: "{player} DRAW TO 6", play: "{player} TO PLAY",
+                          discard: "{player} DISCARD" };
 
 function instruction(view) {
   const m = view.model;
   if (m.camera !== "ok") return m.camera === "lost" ? tr("Camera lost: check its cable") : tr("No camera found");
   if (m.board !== "ok") return tr("Mat not in view: keep its corners visible");
+  if (m.phase === "setup" && m.mountains) return tr("Deal 6 to each hand,") + " " + tr("lay the start cards.");
   if (m.phase === "setup") return tr("Deal: two cards into each mountain");
   if (m.phase === "over") {
     const o = m.over;
@@ -57,6 +62,7 @@ function instruction(view) {
     return tr("{player} claims a color from mandala {n}", { player: title(d.picker), n: d.mandala.slice(1) });
   }
   if (m.phase === "discard-confirm") return tr("{player}: how many cards discarded? ({count}?)", { player: title(m.discard.player), count: m.discard.asked });
+  if (m.mountains && m.phase === "play") return tr(MOUNTAINS_STEPS[m.mountains.step], { player: title(m.turn) });
   if (m.draw) return tr("{player}: draw {count}", { player: title(m.turn), count: m.draw });
   return tr("{player} to play", { player: title(m.turn) });
 }
@@ -107,6 +113,10 @@ function drawPlayers(view) {
   const box = $("players");
   box.replaceChildren();
   box.className = "players";
+  if (view.model.mountains) {
+    drawMountains(view, box);
+    return;
+  }
   if (!view.players) {
     box.append(el("p", { class: "muted" }, tr("No game yet: the companion waits for the deal.")));
     return;
@@ -124,6 +134,34 @@ function drawPlayers(view) {
       el("h3", {}, tr("River and score")), riverTable(p, view.colors),
       el("h3", {}, tr("Cup: known cards")), chips(cup.known, view.colors),
       el("div", { class: "muted" }, `${cup.unseen} unseen` + (cup.unscored ? `, ${cup.unscored} of a color not in the river (0 points)` : ""))));
+  }
+}
+
+function counted(letters) {
+  const counts = {};
+  for (const letter of letters) counts[letter] = (counts[letter] || 0) + 1;
+  return counts;
+}
+
+// A mountains table: what its OLED shows (round, scores with gold, hands, each mountain, each score pile).
+function drawMountains(view, box) {
+  const m = view.model.mountains;
+  const names = { ...view.colors, A: "gold" };
+  box.append(el("p", { id: "round" }, tr("round {round}  deck {count}", { round: m.round, count: view.model.deck })));
+  if (m.round_end) {
+    box.append(el("p", { id: "round-end" }, tr("ROUND {round} SCORED", { round: m.round_end.round }) + ": " +
+      tr("gold P1 +{one}  P2 +{two}", { one: m.round_end.gold[0], two: m.round_end.gold[1] })));
+  }
+  const order = state.side === "p1" ? ["p2", "p1"] : ["p1", "p2"];
+  for (const name of order) {
+    const i = PLAYERS.indexOf(name);
+    box.append(el("article", { class: `player${name === state.side ? " me" : ""}`, id: `player-${name}` },
+      el("h2", {}, title(name), name === state.side ? " " + tr("(you)") : ""),
+      el("div", {}, el("span", { class: "score", id: `score-${name}` }, m.scores[i]), " " + tr("points"),
+        m.gold[i] ? tr(" ({count} gold)", { count: m.gold[i] }) : ""),
+      el("div", { class: "muted" }, tr("hand {hand}", { hand: m.hands[i] })),
+      el("h3", {}, tr("Mountain")), chips(counted(m.mountains[i]), names),
+      el("h3", {}, tr("Score pile")), chips(counted(m.piles[i]), names)));
   }
 }
 
@@ -159,9 +197,18 @@ function drawSheet(view) {
   }
 }
 
+// A history line in the page's language: each sentence's template translated, and its words too
+// (a color, "Player 1"); card ids and numbers have no translation and stay as they are.
+function sentence(s) {
+  const values = {};
+  for (const [name, value] of Object.entries(s.values)) values[name] = strings[value] || value;
+  return tr(s.template, values);
+}
+
 function drawHistory(view) {
   $("history").replaceChildren(...view.history.slice().reverse().map(
-    (h) => el("li", { value: h.n, title: h.event }, h.text + (h.forced ? " (by the players' word)" : ""))));
+    (h) => el("li", { value: h.n, title: h.event },
+      (h.sentences ? h.sentences.map(sentence).join(" ") : h.text) + (h.forced ? " " + tr("(by the players' word)") : ""))));
 }
 
 function draw() {
