@@ -15,8 +15,7 @@ from PIL import Image, ImageDraw
 
 from companion.tracker.display import Notice
 from companion.tracker.explain import CATCH_UP_DEPTH
-from companion.ui import screens
-from companion.ui import i18n
+from companion.ui import i18n, screens
 from companion.ui import text as t
 from companion.ui.screens import draw_notice
 from companion.vocab import notices
