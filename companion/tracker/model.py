@@ -26,6 +26,7 @@ from companion.tracker.display import (
     Winner,
 )
 from companion.tracker.tracker import NOTICE_S, Tracker, Warning, short_event
+from companion.vocab import notices
 from companion.vocab.reasons import warning_text
 
 MANDALA_NAMES: tuple[Literal["m1"], Literal["m2"]] = ("m1", "m2")
@@ -123,7 +124,7 @@ def _choice(tracker: Tracker) -> Choice | None:
     question = tracker.question
     if question is None:
         return None
-    first, second = (", ".join(short_event(e) for e in option) or "nothing" for option in question.options)
+    first, second = (", ".join(short_event(e) for e in option) or notices.NOTHING for option in question.options)
     return Choice(first, second)
 
 

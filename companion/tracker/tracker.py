@@ -46,7 +46,7 @@ from companion.engine.mountains.events import DiscardCards, DrawCards, Mountains
 from companion.engine.position import Position, build
 from companion.engine.rules import MANDALA
 from companion.errors import PositionError
-from companion.tracker import notices, zones
+from companion.tracker import zones
 from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, river_gap, with_cup_cards
 from companion.tracker.explain import (
     CATCH_UP_DEPTH,
@@ -61,6 +61,7 @@ from companion.tracker.explain import (
 from companion.tracker.settle import Settler, View
 from companion.tracker.standins import exchanged, stand_in
 from companion.vision.observation import FrameObservation
+from companion.vocab import notices
 from companion.vocab.reasons import Reason, warning_id, warning_text
 from companion.vocab.reasons import title as reason_title
 
@@ -1315,7 +1316,7 @@ def _position(game: Game) -> Position:
 def short_event(event: Event) -> str:
     """An event in a few words for the screen: "P1 claims R", "P2 R05 m1"."""
     if isinstance(event, Claim):
-        return f"P{event.player + 1} claims {color_name(event.color)}"
+        return notices.CLAIM_WORDS.format(player=f"P{event.player + 1}", color=color_name(event.color))
     where = f" m{event.mandala + 1}" if isinstance(event, MountainPlay | FieldPlay) else ""
     return _short(event) + where
 

@@ -42,7 +42,8 @@ def used_messages() -> set[str]:
     from companion.tracker.display import COLOR_NAMES, BoardStatus, CameraStatus
     from companion.ui.mountains_screens import _HEADLINES
     from companion.ui.screens import JOIN_LABELS
-    from companion.ui.state import MenuItem
+    from companion.ui.setup_screens import _FAILURES, _TEACH_PROBLEMS
+    from companion.ui.state import MenuItem, SetupItem
     from companion.vocab import calibration, notices, reasons
 
     found: set[str] = set()
@@ -51,6 +52,7 @@ def used_messages() -> set[str]:
     found |= {item.value for item in MenuItem} | set(COLOR_NAMES.values())
     found |= set(get_args(CameraStatus)) | set(get_args(BoardStatus))  # the status page
     found |= set(JOIN_LABELS.values()) | set(_HEADLINES.values())
+    found |= {item.value for item in SetupItem} | set(_TEACH_PROBLEMS.values()) | set(_FAILURES.values())
     return found | reasons.messages() | notices.messages() | calibration.messages()
 
 

@@ -310,15 +310,11 @@ def notice_words(notice: Notice) -> tuple[str, str]:
     and the language's template filled with the same values; a value the
     catalog knows (a reason's title) is translated too.
     """
-    entry = notices.NOTICES.get(notice.title)
-    if entry is None:
+    found = notices.template_of(notice.title, notice.text)
+    if current() == "en" or found is None:
         return _(notice.title), notice.text
-    if entry.short and (current() != "en" or len(t.wrap_all(notice.text, NOTICE_COLUMNS)) > NOTICE_ROWS):
-        return _(notice.title), _(entry.short)  # free English text (an error's message): the log has it whole
-    values = notices.values_of(entry.text, notice.text)
-    if current() == "en" or values is None:
-        return _(notice.title), notice.text
-    return _(notice.title), _(entry.text).format(**{name: _(value) for name, value in values.items()})
+    template, values = found
+    return _(notice.title), _(template).format(**{name: _(value) for name, value in values.items()})
 
 
 NOTICE_COLUMNS, NOTICE_ROWS = 21, 3

@@ -60,7 +60,7 @@ def draw_teach(draw: ImageDraw.ImageDraw, view: SetupView, size: Size = SIZE) ->
     if view.step == "cards":
         _title(draw, _("TEACH {done}/{total}").format(done=view.done, total=view.total), width)
         t.text(draw, (1, 16), _("Lay one card in"), t.SMALL)
-        t.text(draw, (1, 27), _(screen_zone(view.zone)), t.MEDIUM)
+        t.text(draw, (1, 27), screen_zone(view.zone, _), t.MEDIUM)
         if view.problem:
             _inverted_line(draw, 39, _(_TEACH_PROBLEMS[view.problem]), width)
         else:

@@ -8,10 +8,10 @@ from companion.engine import Claim, Discard, EndReason, FieldPlay, Game, Mountai
 from companion.engine.cards import CARDS, parse_card, parse_color
 from companion.engine.game import CUPS, UNSEEN, mountain_zone
 from companion.engine.position import Position, build, position_of
-from companion.tracker import notices
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.explain import Correction
 from companion.tracker.tracker import Tracker
+from companion.vocab import notices
 from tests.tracker.table import ScriptedTable
 
 

@@ -41,6 +41,7 @@ from companion.tracker.display import (
     TableWarning,
 )
 from companion.tracker.mountains_display import MountainsView, RoundEnd
+from companion.tracker.setup_view import SetupView
 from companion.tracker.tracker import short_event
 from companion.ui import catalog, i18n
 from companion.ui import text as t
@@ -54,7 +55,8 @@ from companion.ui.screens import (
     render,
     warning_layout,
 )
-from companion.ui.state import MENU_ITEMS, UiState
+from companion.ui.state import MENU_ITEMS, SETUP_ITEMS, UiState
+from companion.vision.layout import ZONE_NAMES
 from companion.vocab import calibration, notices
 from companion.vocab.colors import COLOR_LETTERS
 from companion.vocab.reasons import REASONS, Reason, Source, title
@@ -139,17 +141,45 @@ def _models() -> Iterator[tuple[str, DisplayModel, UiState]]:
     yield "nothing", replace(base, choice=Choice("P1 R18 R17 m2", notices.NOTHING)), UiState()
     yield "status", replace(base, camera="ok"), UiState(page=companion.ui.state.Page.STATUS, brightness=4)
     yield from _mountains_models()
+    yield from _setup_models(base)
 
 
 def _notice_cases() -> Iterator[Notice]:
-    values = {"moves": "12", "move": "P2 R13 R14 R15", "detail": "p1's river has a gap (spaces [1, 3] seen): "
-              "a river fills from the left", "title": ""}
-    for name, entry in notices.NOTICES.items():
-        if "{title}" in entry.text:  # a warning played on: any reason's title
-            for code in Reason:
-                yield Notice(name, entry.text.format(**{**values, "title": title(code)}))
-        else:
-            yield Notice(name, entry.text.format(**values))
+    values = {"moves": "12", "move": "P2 R13 R14 R15", "count": "P1 12"}
+    for name, templates in notices.NOTICES.items():
+        for template in templates:
+            if "{title}" in template:  # a warning played on: any reason's title
+                for code in Reason:
+                    yield Notice(name, template.format(title=title(code)))
+            else:
+                yield Notice(name, template.format(**values))
+
+
+def _setup_models(base: DisplayModel) -> Iterator[tuple[str, DisplayModel, UiState]]:
+    """The set-up menu's rows, and every step, problem, zone and color of teaching the mat and checking stickers."""
+    for index in range(len(SETUP_ITEMS)):
+        yield f"setup menu {index}", base, UiState(setup_menu=index)
+    for seen, problem in itertools.product(range(5), ("", "few-fiducials")):
+        yield f"teach fiducials {seen} {problem}", replace(base, setup=SetupView(
+            "teach", "fiducials", seen=seen, total=24, problem=problem)), UiState()
+    for zone, problem in itertools.product(ZONE_NAMES, ("", "no-card", "two-cards", "no-mat")):
+        yield f"teach {zone} {problem}", replace(base, setup=SetupView(
+            "teach", "cards", zone=zone, done=23, total=24, problem=problem)), UiState()
+    for step, problem in (("saved", ""), ("unsupported", ""), ("failed", "fiducial-turned"),
+                          ("failed", "zones-overlap"), ("failed", "not-saved")):
+        yield f"teach {step} {problem}", replace(base, setup=SetupView(
+            "teach", step, done=24, total=24, problem=problem)), UiState()
+    for color, face in itertools.product(COLOR_LETTERS, COLOR_LETTERS):
+        for wrong in range(1, 4):  # one, two, and more than the screen names
+            view = SetupView("check", "lay", done=17, total=18, color=color,
+                             wrong=tuple((f"{face}{18 - n:02d}", face) for n in range(wrong)))
+            yield f"check {color} wrong {face} x{wrong}", replace(base, setup=view), UiState()
+    for color in COLOR_LETTERS:
+        for name, view in (("lay", SetupView("check", "lay", done=17, total=18, color=color)),
+                           ("unsure", SetupView("check", "lay", done=15, total=18, color=color, unsure=("K08",))),
+                           ("no-mat", SetupView("check", "lay", color=color, problem="no-mat")),
+                           ("none", SetupView("check", "lay", color=color, problem="no-sticker"))):
+            yield f"check {color} {name}", replace(base, setup=view), UiState()
 
 
 def _mountains_models() -> Iterator[tuple[str, DisplayModel, UiState]]:
