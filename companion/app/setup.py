@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.engine.cards import CARDS_PER_COLOR
 from companion.errors import LayoutError
 from companion.tracker.commands import AppAction, AppCommand
 from companion.tracker.setup_view import SetupProblem, SetupView
@@ -47,7 +48,6 @@ SET_ASIDE = "layout-taught.json"
 """Where "Shipped playmat" moves the taught layout: kept, not deleted (teach again, or move it back)."""
 NO_CARD_S = 8.0
 """A zone waiting this long with no new card in view: the screen asks whether the card is face up."""
-CARDS_PER_COLOR = 18
 
 
 def layout_for_run(configured: Layout, state_dir: Path, ruleset: str) -> Layout:
