@@ -35,7 +35,7 @@ from companion.tracker.display import (
     TableWarning,
 )
 from companion.ui import text as t
-from companion.ui.i18n import _, current, is_rtl
+from companion.ui.i18n import _, current, is_rtl, translations
 from companion.ui.state import BRIGHTNESS_LEVELS, DANGEROUS_ITEMS, MENU_ITEMS, MenuItem, Page, UiState
 from companion.vocab import calibration, notices, reasons
 
@@ -395,17 +395,20 @@ def warning_title(reason: str) -> str:
     return reasons.title(reason, _)
 
 
-def warning_words(warning: TableWarning) -> reasons.WarningText:
-    """Title, what is wrong and the fix, in the players' language.
+def warning_words(warning: TableWarning, language: str | None = None) -> reasons.WarningText:
+    """Title, what is wrong and the fix, in ``language`` (by default the players' language).
 
     English shows the tracker's own texts; another language fills the
     registry's templates, translated, with the warning's cards, zone, player
     and space (a code this version does not know keeps its English message).
+    The phone page asks for each of its languages, whatever the screen speaks.
     """
-    if current() == "en" or reasons.info(warning.reason) is None:
-        return reasons.WarningText(warning_title(warning.reason), warning.what or warning.message, warning.fix)
+    language = language or current()
+    if language == "en" or reasons.info(warning.reason) is None:
+        title = reasons.title(warning.reason, translations(language).gettext)
+        return reasons.WarningText(title, warning.what or warning.message, warning.fix)
     return reasons.warning_text(warning.reason, warning.cards, warning.zone, player=warning.player,
-                                space=warning.space, gettext=_)
+                                space=warning.space, gettext=translations(language).gettext)
 
 
 FIX_COLUMNS, FIX_ROWS = 15, 2

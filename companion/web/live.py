@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from companion.engine import Game
 from companion.web.pairing import Pairing
 from companion.web.settings import WebSettings
-from companion.web.view import History, table_view, warning_title
+from companion.web.view import History, table_view, warning_texts, warning_title
 
 if TYPE_CHECKING:
     from companion.app.session import Session
@@ -163,7 +163,7 @@ class PhoneView:
             if warning not in self._warned:
                 self._warnings.append({"frame": session.tracker.frame, "reason": warning.reason,
                                        "title": warning_title(warning.reason), "message": warning.message,
-                                       "fix": warning.fix})
+                                       "fix": warning.fix, "texts": warning_texts(warning)})
         self._warned = model.warnings
 
     # -- the server's side ----------------------------------------------------------------

@@ -25,11 +25,13 @@ from companion.engine.cards import COLOR_LETTERS, COLOR_NAMES, COLOR_OF, Card, c
 from companion.engine.game import CUPS, Game, Phase, field_zone, mountain_zone
 from companion.engine.narrate import sentences as narrate
 from companion.engine.record import summary
-from companion.tracker.display import PLAYERS, DisplayModel
+from companion.tracker.display import PLAYERS, DisplayModel, TableWarning
 from companion.tracker.tracker import MOUNTAINS_EVENTS, TrackedEvent
 
 # The OLED's vocabulary, imported here only, so a move of it (branch i15-reasons) is one line to change.
+from companion.ui.i18n import LANGUAGES
 from companion.ui.screens import warning_title as warning_title
+from companion.ui.screens import warning_words
 
 VIEW_FORMAT = "mandala-view/1"
 MANDALA_NAMES = ("m1", "m2")
@@ -66,9 +68,25 @@ def _model_json(model: DisplayModel) -> dict[str, Any]:
     data = asdict(model)
     data["players"] = {name: data["players"][index] for index, name in enumerate(PLAYERS)}
     data["text"] = str(model)
-    for warning in data["warnings"]:
+    for warning, shown in zip(data["warnings"], model.warnings, strict=True):
         warning["title"] = warning_title(warning["reason"])
+        warning["texts"] = warning_texts(shown)
     return data
+
+
+def warning_texts(warning: TableWarning) -> dict[str, dict[str, str]]:
+    """The warning worded in every language of the catalogs: the page shows the one it speaks.
+
+    The page may speak another language than the OLED, and a warning's words
+    are built from the registry's templates with translated colors and zones,
+    which the page cannot assemble by itself as it does the history's.
+    """
+    texts = {}
+    for language in LANGUAGES:
+        words = warning_words(warning, language)
+        what = warning.message if language == "en" else words.what  # the page has room for the full message
+        texts[language] = {"title": words.title, "what": what, "fix": words.fix}
+    return texts
 
 
 def _by_color(cards: Iterable[Card]) -> dict[str, int]:

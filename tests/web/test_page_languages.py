@@ -6,6 +6,7 @@ import json
 import random
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from companion.engine import Game, play_random_game, table_record
 from companion.engine.narrate import SENTENCES, Sentence
+from companion.tracker.display import DisplayModel, TableWarning
 from companion.tracker.tracker import TrackedEvent
 from companion.ui import i18n
 from companion.ui.catalog import placeholders
@@ -63,6 +65,24 @@ def test_the_history_carries_its_sentences_as_templates_the_page_can_translate()
     assert "берёт" in worded and "claims" not in worded
 
 
+COLOR_RULE = TableWarning("color-rule", "A red card can't go in P1's field: red is in P2's field.",
+                          "Take R05 back.", id="812-color-rule-R05", what="Red is in P2's field.",
+                          cards=("R05",), zone="m1.field.p1", player=0)
+
+
+def test_a_warning_is_worded_in_every_language_the_page_may_speak() -> None:
+    """The phone may speak another language than the OLED: the view words each warning in all of them."""
+    view = table_view(DisplayModel(phase="play", turn="p1", warnings=(COLOR_RULE,)), None)
+    texts = view["model"]["warnings"][0]["texts"]
+    assert set(texts) == set(i18n.LANGUAGES)
+    assert texts["en"] == {"title": "RULE OF COLOR", "what": COLOR_RULE.message, "fix": COLOR_RULE.fix}
+    for language in ("fa", "el", "ru"):
+        words = texts[language]
+        assert all(words.values()) and not any("{" in text for text in words.values()), (language, words)
+        assert words["title"] != "RULE OF COLOR" and words["fix"] != COLOR_RULE.fix, language
+    assert re.search("[а-яА-Я]", texts["ru"]["fix"]) and "R05" in texts["ru"]["fix"] + texts["ru"]["what"]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="no chromium/chromedriver: `./dev test` installs them")
 def test_a_browser_shows_a_mountains_table_and_the_history_in_russian(tmp_path: Path) -> None:
@@ -70,7 +90,7 @@ def test_a_browser_shows_a_mountains_table_and_the_history_in_russian(tmp_path: 
     phone = PhoneView(WebSettings(listen="127.0.0.1:0"), tmp_path, "ru")
     phone.start()
     assert phone.address is not None
-    view = MOUNTAINS_SAMPLES[0].model
+    view = replace(MOUNTAINS_SAMPLES[0].model, warnings=(COLOR_RULE,))
     claim = {"template": "{player} claims {color}.", "values": {"player": "Player 2", "color": "red"}}
     history = [{"n": 1, "frame": 3, "forced": False, "event": "claim", "text": "Player 2 claims red.",
                 "sentences": [claim]}]
@@ -92,11 +112,14 @@ def test_a_browser_shows_a_mountains_table_and_the_history_in_russian(tmp_path: 
     assert shown["score"] == str(mountains.scores[0]) and "зол." in shown["p1"]  # 2 gold, in Russian
     assert shown["chips"] >= len(mountains.piles[0]) // 3 and shown["history"] == "Игрок 2 берёт красный."
     assert "ДОБЕРИ ДО 6" in shown["instruction"]
+    russian = table_view(view, None)["model"]["warnings"][0]["texts"]["ru"]
+    assert shown["warning"] == russian["title"] + russian["what"] + russian["fix"]  # the page's language, not English
 
 
 PAGE = """
 const text = (id) => { const node = document.getElementById(id); return node ? node.textContent : ""; };
 return {score: text("score-p1"), p1: text("player-p1"), instruction: text("instruction"),
         chips: document.querySelectorAll("#player-p1 .chip").length,
-        history: [...document.querySelectorAll("#history li")].map((li) => li.textContent).join("|")};
+        history: [...document.querySelectorAll("#history li")].map((li) => li.textContent).join("|"),
+        warning: [...document.querySelectorAll("#warnings li > div")].map((div) => div.textContent).join("")};
 """

@@ -4,7 +4,7 @@
 
 const PLAYERS = ["p1", "p2"];
 const COLORS = "ROYGPK";
-const state = { view: null, side: localStorage.getItem("side") || "p1", token: localStorage.getItem("token") || "" };
+const state = { view: null, language: "en", side: localStorage.getItem("side") || "p1", token: localStorage.getItem("token") || "" };
 let strings = {};  // msgid -> translation, from the companion's gettext catalog (GET /api/strings)
 
 function $(id) { return document.getElementById(id); }
@@ -78,12 +78,19 @@ function drawStatus(view) {
   $("discard").textContent = final ? final.discard : "-";
 }
 
+// A warning in the page's language (the view words it in each), or as the companion sent it.
+function words(w) {
+  const texts = (w.texts && w.texts[state.language]) || {};
+  return { title: texts.title || w.title || w.reason, what: texts.what || w.message, fix: texts.fix || w.fix };
+}
+
 function drawWarnings(view) {
   const list = $("warnings");
   list.replaceChildren();
   view.model.warnings.forEach((w, index) => {
+    const shown = words(w);
     const item = el("li", { "data-reason": w.reason },
-      el("div", { class: "title" }, w.title || w.reason), el("div", {}, w.message), el("div", { class: "fix" }, w.fix));
+      el("div", { class: "title" }, shown.title), el("div", {}, shown.what), el("div", { class: "fix" }, shown.fix));
     if (state.paired) {
       const accept = el("button", { type: "button" }, tr("Accept as it lies"));
       accept.addEventListener("click", () => control("accept", { warning: index }));
@@ -94,7 +101,7 @@ function drawWarnings(view) {
   $("warnings-box").hidden = view.model.warnings.length === 0;
   const warned = $("warned");
   warned.replaceChildren(...view.warnings_seen.map(
-    (w) => el("li", { "data-reason": w.reason }, `frame ${w.frame}: ${w.title || w.reason} \u2013 ${w.message} ${w.fix}`)));
+    (w) => { const shown = words(w); return el("li", { "data-reason": w.reason }, `${tr("frame {n}", { n: w.frame })}: ${shown.title} \u2013 ${shown.what} ${shown.fix}`); }));
 }
 
 function riverTable(player, names) {
@@ -317,6 +324,7 @@ async function loadStrings() {
     const answer = await fetch("/api/strings" + (chosen ? `?language=${encodeURIComponent(chosen)}` : ""));
     const data = await answer.json();
     strings = data.strings;
+    state.language = data.language;
     document.documentElement.lang = data.language;
     document.documentElement.dir = data.rtl ? "rtl" : "ltr";
     $("language").value = data.language;
