@@ -7,7 +7,9 @@ pipeline (rendered frames and vision, or with ``--observations ideal`` the
 ideal camera) into a journal. Then, at ``--moments`` random frames, the
 process is killed: the new state folder holds exactly what the journal held
 at that frame, the frames of the next ``--downtime`` seconds are lost, and a
-new session (cold vision, resumed from the journal) watches the rest. The
+new session (cold vision, resumed from the journal) watches the rest; the
+players answer its screen when they are done (a cup asked for is spread
+again: :mod:`companion.sim.players`). The
 figure is how often the final result (``games show``'s ``final``) is
 identical to the uninterrupted run's, and how often it is the game's own.
 """

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
 from companion.engine.cards import card_name
@@ -92,8 +93,6 @@ class PlayedTable:
     @property
     def played(self) -> GameScript:
         """The script as played: the script's shots and the answers to the screen after them."""
-        from dataclasses import replace
-
         return replace(self.script, shots=tuple(self.shots))
 
     def shot_at(self, frame: int) -> int | None:
