@@ -7,7 +7,9 @@ pipeline (rendered frames and vision, or with ``--observations ideal`` the
 ideal camera) into a journal. Then, at ``--moments`` random frames, the
 process is killed: the new state folder holds exactly what the journal held
 at that frame, the frames of the next ``--downtime`` seconds are lost, and a
-new session (cold vision, resumed from the journal) watches the rest. The
+new session (cold vision, resumed from the journal) watches the rest; the
+players answer its screen when they are done (a cup asked for is spread
+again: :mod:`companion.sim.players`). The
 figure is how often the final result (``games show``'s ``final``) is
 identical to the uninterrupted run's, and how often it is the game's own.
 """
@@ -220,17 +222,11 @@ def _session(job: Run, layout: Layout) -> Session:
 
 
 def _frames(job: Run, layout: Layout, script: GameScript, session: Session) -> Iterator[tuple[int, Update]]:
-    """Each frame from ``job.start`` on, fed to the session as ``run`` does."""
-    if job.ideal:
-        from companion.sim.script import script_observations
+    """Each frame from ``job.start`` on, fed to the session as ``run`` does; the players answer the
+    screen once their own moves are done (:class:`~companion.sim.players.PlayedTable`)."""
+    from companion.sim.players import PlayedTable, table_camera
 
-        source: Iterator[Any] = script_observations(script, layout, job.fps, seed=job.seed)
-    else:
-        from companion.sim.frames import render_frames
-        from companion.sim.scene import SceneOptions
-
-        source = render_frames(script, layout, job.fps, SceneOptions(resolution=job.resolution, noise_sigma=2.0),
-                               start=job.start)
-    for index, frame in enumerate(source):
-        if index >= job.start:
-            yield index, session.feed(index, index / job.fps, frame)
+    table = PlayedTable(script, layout, job.fps, job.settle, seed=job.seed)
+    camera = table_camera(layout, job.ideal, job.seed, job.resolution)
+    return table.play(camera, lambda index, now, frame: (index, session.feed(index, now, frame)),
+                      session.model, job.start, ideal=job.ideal)

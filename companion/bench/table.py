@@ -30,15 +30,17 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from companion.app.table import TableTracker
 from companion.engine import Claim, Resync, Reveal, play_random_game, summary, table_record
 from companion.engine.mountains.events import DrawCards
 from companion.errors import ConfigError
-from companion.sim.scene import SceneOptions, parse_resolution
+from companion.sim.scene import parse_resolution
 from companion.sim.script import GameScript
 from companion.sim.styles import STYLES, lay_game
+from companion.tracker.display import DisplayModel
 from companion.tracker.tracker import TrackedEvent, Update, Warning
 from companion.vision.layout import Layout, load_layout
 
@@ -248,20 +250,35 @@ def _watch(script: GameScript, layout: Layout, job: Job) -> tuple[TableTracker, 
 
 
 def _feed(script: GameScript, layout: Layout, job: Job) -> tuple[TableTracker, Iterator[Update]]:
-    """The tracker, and what each frame changes: rendered frames through vision, or the ideal camera."""
+    """The tracker, and what each frame changes: rendered frames through vision, or the ideal camera.
+
+    The players answer the screen once their own moves are done (a cup shown when it asks for one:
+    :class:`~companion.sim.players.PlayedTable`): frames beyond the script only when it asks.
+    """
+    from companion.sim.players import PlayedTable, table_camera
+
+    table = PlayedTable(script, layout, job.fps, job.settle, seed=job.seed)
+    camera = table_camera(layout, job.ideal, job.seed, job.resolution)
     if job.ideal:
         from companion.app.table import make_tracker
-        from companion.sim.script import script_observations
 
         tracker = make_tracker(job.ruleset, settle_s=job.settle)
-        observations = script_observations(script, layout, job.fps, seed=job.seed)
-        return tracker, (tracker.observe(i, i / job.fps, o) for i, o in enumerate(observations))
+        return tracker, table.play(camera, tracker.observe, partial(_screen, tracker))
     from companion.app.table import TablePipeline
-    from companion.sim.frames import render_frames
 
     pipeline = TablePipeline(layout, settle_s=job.settle)
-    frames = render_frames(script, layout, job.fps, SceneOptions(resolution=job.resolution, noise_sigma=2.0))
-    return pipeline.tracker, (pipeline.feed(i, i / job.fps, image) for i, image in enumerate(frames))
+    return pipeline.tracker, table.play(camera, pipeline.feed, partial(_screen, pipeline.tracker))
+
+
+def _screen(tracker: TableTracker, now: float) -> DisplayModel:
+    """What the OLED shows at ``now``: what the simulated players read."""
+    from companion.tracker.model import display_model
+    from companion.tracker.mountains import MountainsTracker
+    from companion.tracker.mountains_display import mountains_display_model
+
+    if isinstance(tracker, MountainsTracker):
+        return mountains_display_model(tracker, now)
+    return display_model(tracker, now)
 
 
 def _judge_warnings(script: GameScript, warnings: list[Warning], fps: float, settle: float) -> tuple[int, list[str]]:

@@ -11,7 +11,7 @@ import numpy as np
 
 from companion.engine import record_lines, table_record
 from companion.sim.scene import Renderer, SceneOptions
-from companion.sim.script import GameScript
+from companion.sim.script import GameScript, Shot
 from companion.vision.layout import Layout
 
 
@@ -21,18 +21,26 @@ def render_frames(script: GameScript, layout: Layout, fps: float,
 
     Frames before ``start`` are not rendered (an empty image stands for each): a camera switched on late.
     """
-    renderer = Renderer(layout, options or SceneOptions())
-    current, image = -1, np.zeros((1, 1, 3), np.uint8)
+    camera = ShotCamera(layout, options)
+    empty = np.zeros((1, 1, 3), np.uint8)
     for index, shot_index in enumerate(script.frame_shots(fps)):
-        if index < start:
-            yield image
-            continue
-        if shot_index != current:
-            shot = script.shots[shot_index]
-            image = renderer.render(shot.cards, shot.hand, seed=shot_index,
-                                    motion_mm=shot.blur_mm, motion_deg=shot.blur_deg)
-            current = shot_index
-        yield image
+        yield empty if index < start else camera.read(shot_index, script.shots[shot_index])
+
+
+class ShotCamera:
+    """Rendered frames of a game's shots, in order: each shot rendered once, for all of its frames."""
+
+    def __init__(self, layout: Layout, options: SceneOptions | None = None) -> None:
+        self.renderer = Renderer(layout, options or SceneOptions())
+        self.current, self.image = -1, np.zeros((1, 1, 3), np.uint8)
+
+    def read(self, shot_index: int, shot: Shot) -> np.ndarray:
+        """A frame of ``shot``, the ``shot_index``-th of the game (the same image object while it lasts)."""
+        if shot_index != self.current:
+            self.image = self.renderer.render(shot.cards, shot.hand, seed=shot_index,
+                                              motion_mm=shot.blur_mm, motion_deg=shot.blur_deg)
+            self.current = shot_index
+        return self.image
 
 
 def write_game(out: Path, script: GameScript, layout: Layout, fps: float,

@@ -86,7 +86,14 @@ class GameScript:
 
 def script_observations(script: GameScript, layout: Layout, fps: float, miss_p: float = 0.01,
                         options: SceneOptions | None = None, seed: int = 0) -> Iterator[FrameObservation]:
-    """Ideal camera observations of each frame.
+    """Ideal camera observations of each frame (see :class:`IdealCamera`)."""
+    camera = IdealCamera(layout, miss_p, options, seed)
+    for shot_index in script.frame_shots(fps):
+        yield camera.read(shot_index, script.shots[shot_index])
+
+
+class IdealCamera:
+    """What an ideal camera reads of each frame of a game's shots.
 
     Every card with a fully visible sticker is read (at its card centre), a
     few missed at random (``miss_p``). Frames of a bumped table read little
@@ -94,34 +101,40 @@ def script_observations(script: GameScript, layout: Layout, fps: float, miss_p: 
     module, not at all beyond one and a half, and the board is lost once the
     blur reaches half a fiducial cell. From :data:`SMEAR_MODULES` of a module
     on, the frame says it is smeared (``board.smeared``), as vision does.
+    Frames are read in order, one :meth:`read` each (the misses are drawn
+    from one seeded stream); what a shot shows is worked out once per shot.
     """
-    rng = random.Random(seed)
-    options = options or SceneOptions()
-    sticker_mm = options.sticker_mm or layout.sticker_mm
-    module_mm = sticker_mm / STICKER_MODULES
-    cell_mm = min((f.size_mm for f in layout.fiducials), default=24.0) / 6
-    seen: dict[int, tuple[CardObservation, ...]] = {}
-    board = BoardStatus(True, tuple(f.id for f in layout.fiducials))
-    px_per_mm = float(np.hypot(*(project(camera_homography(layout.size_mm, options), [(0.0, 0.0), (1.0, 0.0)])
-                                 @ np.array([-1.0, 1.0]))))
-    zones = tuple(layout.zones)
-    lost = BoardStatus(False, (), reason="board not found (motion blur)")
-    for shot_index in script.frame_shots(fps):
-        shot = script.shots[shot_index]
-        if shot.blur_mm >= FIDUCIAL_BLUR_CELLS * cell_mm:
-            yield FrameObservation(lost)
-            continue
-        if shot_index not in seen:
-            truth = scene_truth(layout, shot.cards, replace(options, hand=shot.hand))
-            seen[shot_index] = tuple(
+
+    def __init__(self, layout: Layout, miss_p: float = 0.01, options: SceneOptions | None = None,
+                 seed: int = 0) -> None:
+        self.layout = layout
+        self.miss_p = miss_p
+        self.options = options or SceneOptions()
+        self.rng = random.Random(seed)
+        self.module_mm = (self.options.sticker_mm or layout.sticker_mm) / STICKER_MODULES
+        self.cell_mm = min((f.size_mm for f in layout.fiducials), default=24.0) / 6
+        self.seen: dict[int, tuple[CardObservation, ...]] = {}
+        self.board = BoardStatus(True, tuple(f.id for f in layout.fiducials))
+        self.px_per_mm = float(np.hypot(*(project(camera_homography(layout.size_mm, self.options),
+                                                  [(0.0, 0.0), (1.0, 0.0)]) @ np.array([-1.0, 1.0]))))
+        self.zones = tuple(layout.zones)
+        self.lost = BoardStatus(False, (), reason="board not found (motion blur)")
+
+    def read(self, shot_index: int, shot: Shot) -> FrameObservation:
+        """One frame of ``shot`` (the ``shot_index``-th of the game: what it shows is worked out once)."""
+        if shot.blur_mm >= FIDUCIAL_BLUR_CELLS * self.cell_mm:
+            return FrameObservation(self.lost)
+        if shot_index not in self.seen:
+            truth = scene_truth(self.layout, shot.cards, replace(self.options, hand=shot.hand))
+            self.seen[shot_index] = tuple(
                 CardObservation(t.card_id, t.center_mm, t.zone, 1.0,
                                 stickers_mm=tuple(s.center_mm for s in t.stickers if s.visible))
                 for t in truth if t.visible and t.zone is not None)
-        blur = shot.blur_mm / module_mm
+        blur = shot.blur_mm / self.module_mm
         read_p = min(1.0, max(0.0, (LOST_BLUR_MODULES - blur) / (LOST_BLUR_MODULES - SHARP_BLUR_MODULES)))
-        cards = tuple(c for c in seen[shot_index] if rng.random() >= miss_p and rng.random() < read_p)
+        rng = self.rng
+        cards = tuple(c for c in self.seen[shot_index] if rng.random() >= self.miss_p and rng.random() < read_p)
         if blur < SMEAR_MODULES:
-            yield FrameObservation(board, cards)
-        else:
-            smeared = replace(board, smear_px=round(shot.blur_mm * px_per_mm, 2), smeared=True)
-            yield FrameObservation(smeared, cards, smeared_zones=zones)
+            return FrameObservation(self.board, cards)
+        smeared = replace(self.board, smear_px=round(shot.blur_mm * self.px_per_mm, 2), smeared=True)
+        return FrameObservation(smeared, cards, smeared_zones=self.zones)

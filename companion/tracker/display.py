@@ -282,6 +282,14 @@ class DisplayModel:
     def player(self, name: PlayerName) -> PlayerView:
         return self.players[PLAYERS.index(name)]
 
+    @property
+    def cups_to_show(self) -> tuple[PlayerName, ...]:
+        """The players whose cups the screen asks to see: the game is over ("SHOW CUPS") and
+        cup cards of theirs are still unseen (their ``unknown_cup``)."""
+        if self.phase != "over" or self.over is None or not self.over.unknown:
+            return ()
+        return tuple(name for name, view in zip(PLAYERS, self.players, strict=True) if view.unknown_cup)
+
     def __str__(self) -> str:
         parts = [self.phase, f"turn={self.turn}", f"draw={self.draw}", f"deck={self.deck}"]
         parts += [f"{name}[{view}]" for name, view in zip(PLAYERS, self.players, strict=True)]

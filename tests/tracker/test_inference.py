@@ -241,6 +241,16 @@ def test_after_a_restart_a_color_half_in_sight_is_covered_not_claimed() -> None:
     assert table.tracker.game is not None and table.tracker.game.phase is Phase.CLAIM
 
 
+def test_after_a_restart_a_color_covered_by_the_new_card_is_not_claimed_when_no_claim_fits() -> None:
+    table = _restarted(_about_to_complete_m1())
+    table.put("m1.mountain", "R02").take("P01")     # while it was off: p1 built R02, fanned over P01 (covered)
+    table.settle()
+    assert [e.event for e in table.events()] == [MountainPlay(0, 0, cards("R02"))]   # m1 was never complete
+    assert not table.warnings() and "RESYNCED" not in [n.title for u in table.updates for n in u.notices]
+    game = table.tracker.game
+    assert game is not None and card("P01") in game.mountain(0) and game.turn == 1
+
+
 def test_a_deal_that_never_rested_before_the_first_play_starts_the_game() -> None:
     table = ScriptedTable()
     table.hold(1.5)                                                   # the empty mat
