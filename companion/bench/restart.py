@@ -79,7 +79,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         base = Path(folder)
         references = [Run(args.style, args.seed + i, args.fps, resolution, args.settle, ideal,
                           state=str(base / f"game{i}" / "reference")) for i in range(args.games)]
-        with ProcessPoolExecutor(max_workers=max(1, args.jobs), initializer=_use_every_core) as pool:
+        # One job keeps the core the benchmark was pinned to (--cpu); more share every core.
+        spread = _use_every_core if args.jobs > 1 else None
+        with ProcessPoolExecutor(max_workers=max(1, args.jobs), initializer=spread) as pool:
             finals = list(pool.map(_watch, references))
             restarts: list[Run] = []
             for reference, final in zip(references, finals, strict=True):
