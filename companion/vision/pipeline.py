@@ -250,7 +250,7 @@ class VisionPipeline:
         self._smeared_fids: set[int] = set()
         """Fiducials the last measure found smeared: measured again each frame until sharp (see :meth:`_smeared`)."""
         self._smeared_before = False
-        """Whether the last frame looked at was smeared (whole or in zones): the first sharp one is scanned."""
+        """Whether the last frame looked at was smeared (whole or in zones): the first sharp one is read whole."""
         self.frames = 0
         """Frames looked at so far (scan or process)."""
 
@@ -354,15 +354,20 @@ class VisionPipeline:
                 # A smear can slip under the change detector at the markers: a few spread over the mat tell.
                 look |= set(sorted(seen)[:: max(1, len(seen) // 3)])
             board, smeared = self._smeared(frame, board, seen, look)
-        if self._smeared_before and not smeared:
-            # The first sharp frame after a smear: what the smeared frames dropped, or left in the change
-            # detector's reference, may differ too little from these sharp pixels to count as changed, and
-            # would stay unread (cards gone for good). Read the whole frame again, as on a cold start.
-            self.frames -= 1  # the scan counts this frame
-            return self.scan(frame)
+        resumed = self._smeared_before and not smeared
         self._smeared_before = bool(smeared)
+        if resumed:
+            # The first sharp frame after a smear: the reads the smeared frames dropped were of pixels now in
+            # the change detector's reference, which may differ too little from these sharp ones to count as
+            # changed: they would stay unread (cards gone for good). The whole frame is decoded afresh; the
+            # reads of what no frame changed since are kept (a cold scan would lose those it cannot read).
+            self._unread = []
+            fresh = self._decode(frame, [Region(0, 0, frame.shape[1], frame.shape[0])], watch, whole_frame=False)
         self._reads = _merge_reads(kept, self._unsmeared(retried + fresh, board, smeared), self._same_place_px())
-        self._changes.accept(thumb, changes)
+        if resumed:
+            self._changes.reset(thumb)
+        else:
+            self._changes.accept(thumb, changes)
         return self._observe(board, changes.regions, watch, smeared)
 
     # ------------------------------------------------------------------ geometry
