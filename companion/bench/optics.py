@@ -179,13 +179,15 @@ class _Optics:
                           + Counter(games=1, smeared_frames=smeared.smeared_frames))
             figures[f"{name}_ideal_camera"] = dict(ideal)
         rendered: Counter[str] = Counter()
+        details: list[str] = []
         for index in range(self.bump_games):
             script, layout = self._sloppy(index, SWAY)
             smeared = _track_rendered(script, layout)
             sharp = _track_rendered(_sharp_bumps(script), layout)
             rendered += _compare(smeared, sharp, "", smeared.smeared) + Counter(
-                games=1, smeared_frames=smeared.smeared_frames)
-        figures["sway_rendered_4608"] = dict(rendered)
+                games=1, smeared_frames=smeared.smeared_frames, sharp_game_smeared_frames=sharp.smeared_frames)
+            details += [f"game {index} {item}" for item in _differences(smeared, sharp)]
+        figures["sway_rendered_4608"] = {**rendered, "differences": details}
         return figures
 
     def lens_timing(self) -> dict[str, Any]:
@@ -393,6 +395,22 @@ def _compare(run: _Run, sharp: _Run, prefix: str, smeared_at: list[int], fps: fl
         counts[f"{prefix}{name}_only_with_smear_near_a_smear"] += sum(min(n, in_window[item])
                                                                       for item, n in extra.items())
     return counts
+
+
+def _differences(run: _Run, sharp: _Run) -> list[str]:
+    """Each event, warning and removal only one of the two runs reported, with its frame and the last
+    frame reported smeared before it: what to look at when :func:`_compare` counts any."""
+    lines = []
+    for name, mine, theirs in (("event", run.events, sharp.events), ("warning", run.warnings, sharp.warnings),
+                               ("removal", run.removals, sharp.removals)):
+        for side, first, second in (("only with smear", mine, theirs), ("missing with smear", theirs, mine)):
+            extra = Counter(item for _, item in first) - Counter(item for _, item in second)
+            for frame, item in first:
+                if extra[item] > 0:
+                    extra[item] -= 1
+                    smear = max((f for f in run.smeared if f <= frame), default=None)
+                    lines.append(f"frame {frame} (last smeared {smear}): {name} {side}: {item}")
+    return lines
 
 
 def _sharp_bumps(script: Any) -> Any:

@@ -247,6 +247,10 @@ class VisionPipeline:
         self._unread: list[UnreadCrop] = []  # crops with something unread, retried in turn
         self._age = 0
         self._smear = SmearMeter()
+        self._smeared_fids: set[int] = set()
+        """Fiducials the last measure found smeared: measured again each frame until sharp (see :meth:`_smeared`)."""
+        self._smeared_before = False
+        """Whether the last frame looked at was smeared (whole or in zones): the first sharp one is read whole."""
         self.frames = 0
         """Frames looked at so far (scan or process)."""
 
@@ -307,6 +311,7 @@ class VisionPipeline:
         with watch.stage("sharpness"):
             # Every other marker is enough to notice a smear; all are measured once one shows it.
             board, smeared = self._smeared(frame, board, seen, set(sorted(seen)[::2]))
+        self._smeared_before = bool(smeared)
         self._unread = []
         self._reads = self._unsmeared(self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode),
                                       board, smeared)
@@ -349,8 +354,20 @@ class VisionPipeline:
                 # A smear can slip under the change detector at the markers: a few spread over the mat tell.
                 look |= set(sorted(seen)[:: max(1, len(seen) // 3)])
             board, smeared = self._smeared(frame, board, seen, look)
+        resumed = self._smeared_before and not smeared
+        self._smeared_before = bool(smeared)
+        if resumed:
+            # The first sharp frame after a smear: the reads the smeared frames dropped were of pixels now in
+            # the change detector's reference, which may differ too little from these sharp ones to count as
+            # changed: they would stay unread (cards gone for good). The whole frame is decoded afresh; the
+            # reads of what no frame changed since are kept (a cold scan would lose those it cannot read).
+            self._unread = []
+            fresh = self._decode(frame, [Region(0, 0, frame.shape[1], frame.shape[0])], watch, whole_frame=False)
         self._reads = _merge_reads(kept, self._unsmeared(retried + fresh, board, smeared), self._same_place_px())
-        self._changes.accept(thumb, changes)
+        if resumed:
+            self._changes.reset(thumb)
+        else:
+            self._changes.accept(thumb, changes)
         return self._observe(board, changes.regions, watch, smeared)
 
     # ------------------------------------------------------------------ geometry
@@ -437,20 +454,26 @@ class VisionPipeline:
                  changed: set[int]) -> tuple[BoardStatus, tuple[str, ...]]:
         """The board status with the motion smear measured on the fiducials found again, and the smeared zones.
 
-        Fiducials whose area did not change are as sharp as before (0);
-        zones get the smear interpolated from the fiducials in view. A
+        Fiducials whose area did not change are as sharp as before (0),
+        except those last measured smeared: they are measured again every
+        frame until they measure sharp. A camera still swaying, or a smeared
+        frame repeated, changes the pixels too little to count as changed:
+        taken as sharp, such a frame would report the cards it cannot read as
+        gone. Zones get the smear interpolated from the fiducials in view. A
         marker measured for the first time tells nothing either way.
         """
-        looked = {i for i in changed if i in seen}
+        looked = {i for i in changed | self._smeared_fids if i in seen}
         measured = self._smear.measure(frame, [seen[i] for i in sorted(looked)])
-        if not measured:
-            return board, ()
         assert self._scale is not None
         limit = SMEAR_MODULES * self._scale.module_px
+        self._smeared_fids = {i for i, value in measured.items() if value >= limit}
+        if not measured:
+            return board, ()
         if max(measured.values()) >= limit:
             # A smear small enough to slip under the change detector at some markers: measure them all.
             measured |= self._smear.measure(frame, [s for i, s in seen.items() if i not in looked])
             looked = set(seen)
+            self._smeared_fids = {i for i, value in measured.items() if value >= limit}
         values = sorted(measured.values())
         smear = values[len(values) // 2]
         whole = len(values) >= SMEAR_FIDUCIALS and smear >= limit

@@ -107,3 +107,22 @@ def test_a_smear_right_after_the_first_look_loses_no_card_outside_the_zones_it_c
     kept = {c.card_id for c in bumped.cards}
     zones = {"R07": "m1.mountain", "G02": "p1.river.2", "K11": "p2.river.5"}
     assert kept == set() and set(zones.values()) <= set(bumped.smeared_zones)
+
+
+def test_a_smear_held_over_several_frames_stays_smeared_until_the_first_sharp_one(layout: Layout) -> None:
+    """A camera on a swaying arm smears frame after frame; the same smeared pixels twice change nothing
+    the change detector sees. Every such frame is smeared, not empty; then a short smear (under a
+    module, across the first) that hardly differs from the sharp table; then the first sharp frame reads
+    every card again, even those the smeared frames left in the change detector's reference."""
+    pipeline = VisionPipeline(layout)
+    assert len(pipeline.process(render_table(layout, cards(layout), BASE).image).cards) == 3
+    for image in (smeared(layout, 9.0, 150.0), smeared(layout, 2.8, 60.0, seed=6)):
+        for _ in range(3):
+            held = pipeline.process(image)
+            assert held.board.smeared and held.cards == (), held.board
+            assert set(held.smeared_zones) == set(layout.zones)
+    sharp = pipeline.process(render_table(layout, cards(layout), dataclasses.replace(BASE, seed=7)).image)
+    assert not sharp.board.smeared and sharp.smeared_zones == ()
+    assert {c.card_id for c in sharp.cards} == {"R07", "G02", "K11"}
+    again = pipeline.process(render_table(layout, cards(layout), dataclasses.replace(BASE, seed=8)).image)
+    assert not again.board.smeared and len(again.cards) == 3
