@@ -195,7 +195,7 @@ def classify_box(
     skip_mm = mapping.image_to_mat(np.asarray(skip, np.float64)) if len(skip) else np.zeros((0, 2))
     results: list[Classified] = []
     taken: list[npt.NDArray[np.float64]] = []
-    for pose in _poses(on_mat.image):
+    for pose in _poses(on_mat.image, codes.structure):
         centre = on_mat.to_mat(_apply(pose, np.array([_square_px((QR_MODULES / 2.0, QR_MODULES / 2.0))])))[0]
         near = [*skip_mm, *taken]
         if any(math.dist(centre, p) < sticker_mm / 2.0 for p in near):
@@ -297,10 +297,10 @@ class _OnMat:
         return mat
 
 
-def _poses(image: FloatImage) -> list[np.ndarray]:
+def _poses(image: FloatImage, structure: FloatImage) -> list[np.ndarray]:
     """Candidate sticker poses in ``image``: affine maps from the sticker's square (MODULE_PX per module,
     quiet zone included) to image pixels, from every three finder candidates that make a square L, the
-    likeliest first (the structure every code shares, at the pose found); one per place."""
+    likeliest first (by ``structure``, what every code shares, at the pose found); one per place."""
     peaks = _finder_peaks(image)
     if len(peaks) < 3:
         return []
@@ -309,7 +309,6 @@ def _poses(image: FloatImage) -> list[np.ndarray]:
     lengths = np.hypot(offsets[..., 0], offsets[..., 1])
     arm = np.abs(lengths / span - 1.0) <= SPAN_TOLERANCE
     model = np.array([_square_px(finder) for finder in FINDERS], np.float32)
-    structure = card_dictionary().structure
     side = structure.shape[0]
     found: list[tuple[float, np.ndarray, np.ndarray]] = []  # (score, centre, pose)
     for a in range(len(peaks)):

@@ -561,13 +561,13 @@ class VisionPipeline:
         assert self._mapping is not None
         fresh = self._unread[first:]
         # Crops with a located symbol, or large enough to hide a whole sticker (not a covered one's corner).
-        tiny = [crop.box for crop in fresh if crop.scale.module_px < TINY_MODULE_PX and (
+        tiny = [crop for crop in fresh if crop.scale.module_px < TINY_MODULE_PX and (
             crop.spots or min(crop.box.width, crop.box.height) >= BLIND_RETRY_STICKERS * crop.scale.sticker_px)]
         if not tiny:
             return []
-        sticker_px = min(crop.scale.sticker_px for crop in fresh)
+        sticker_px = min(crop.scale.sticker_px for crop in tiny)
         classified: list[DecodedSymbol] = []
-        for region in search_regions(tiny, sticker_px):
+        for region in search_regions([crop.box for crop in tiny], sticker_px):
             skip = [s.center for s in found + classified]
             classified += [symbol_of(c) for c in
                            read_by_dictionary(frame, region, self._mapping, self.layout.sticker_mm, skip)]

@@ -93,7 +93,6 @@ def stickers_clash(card_mm: Point, sticker_mm: float) -> bool:
     return any(2 * (STICKER_INSET_MM + sticker_mm) - side > margin for side in card_mm)
 
 
-
 def qr_matrix(payload: str) -> npt.NDArray[np.bool_] | None:
     """The QR module matrix of a payload (True for dark, no quiet zone), or None if it cannot be encoded.
 
