@@ -23,7 +23,14 @@ import numpy.typing as npt
 
 from companion.engine.cards import ALL_CARDS, CARDS, GOLD_CARDS, card_name, color_name, color_of
 from companion.errors import CompanionError
-from companion.vision.stickers import QR_MODULES, QUIET_ZONE_MODULES, STICKER_INSET_MM, STICKER_MODULES
+from companion.vision.payload import PAYLOAD_PREFIX
+from companion.vision.stickers import (
+    QR_MODULES,
+    QUIET_ZONE_MODULES,
+    STICKER_INSET_MM,
+    STICKER_MODULES,
+    qr_matrix,
+)
 
 __all__ = [
     "ALL_CARD_IDS",
@@ -50,8 +57,6 @@ __all__ = [
 
 BoolMatrix = npt.NDArray[np.bool_]
 
-PAYLOAD_PREFIX = "MDL-"
-QR_VERSION = 1
 FIDUCIAL_CELLS = 6
 """An ArUco 4x4 marker is 4x4 data cells inside a one-cell black border."""
 FIDUCIAL_QUIET_CELLS = 1
@@ -133,22 +138,13 @@ def qr_modules(payload: str) -> BoolMatrix:
 
     Card payloads use the card format exactly (version 1, level H,
     alphanumeric). Anything else (foreign codes for tests) is encoded in
-    byte mode at whatever version fits, like a stranger's QR code would be.
+    byte mode at whatever version fits, like a stranger's QR code would be
+    (:func:`companion.vision.stickers.qr_matrix`, which vision's dictionary
+    reader shares).
     """
-    card_like = len(payload) <= 10 and all(c in _ALPHANUMERIC for c in payload)
-    params = cv2.QRCodeEncoder.Params()
-    params.correction_level = cv2.QRCodeEncoder_CORRECT_LEVEL_H
-    if card_like:
-        params.version = QR_VERSION
-        params.mode = cv2.QRCodeEncoder_MODE_ALPHANUMERIC
-    else:
-        params.version = 0
-        params.mode = cv2.QRCodeEncoder_MODE_BYTE
-    image = cv2.QRCodeEncoder.create(params).encode(payload)
-    if image is None or image.size == 0:
+    modules = qr_matrix(payload)
+    if modules is None:
         raise MarkerError(f"cannot encode QR payload {payload!r}")
-    modules = _strip_border(image < 128)
-    modules.setflags(write=False)
     return modules
 
 
@@ -168,12 +164,4 @@ def fiducial_cells(fiducial_id: int) -> BoolMatrix:
     return cells
 
 
-def _strip_border(dark: BoolMatrix) -> BoolMatrix:
-    """Crop OpenCV's encoder output to the code (it adds its own thin quiet zone)."""
-    rows = np.flatnonzero(dark.any(axis=1))
-    cols = np.flatnonzero(dark.any(axis=0))
-    return dark[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1].copy()
-
-
 _CARD_ID_SET = frozenset(ALL_CARD_IDS)
-_ALPHANUMERIC = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-import re
+from companion.vocab.colors import COLOR_LETTERS, GOLD_LETTER
 
-_CARD_PAYLOAD = re.compile(r"MDL-([ROYGPK](?:0[1-9]|1[0-8])|A(?:0[1-9]|1[0-2]))")
-"""The 108 colored cards and the ``mountains`` ruleset's 12 gold cards (A01..A12)."""
+PAYLOAD_PREFIX = "MDL-"
+SERIALS_PER_COLOR = 18
+GOLD_SERIALS = 12
+CARD_PAYLOADS: tuple[str, ...] = tuple(
+    f"{PAYLOAD_PREFIX}{letter}{serial:02d}" for letter in COLOR_LETTERS for serial in range(1, SERIALS_PER_COLOR + 1)
+) + tuple(f"{PAYLOAD_PREFIX}{GOLD_LETTER}{serial:02d}" for serial in range(1, GOLD_SERIALS + 1))
+"""Every payload a card of ours carries: the 108 colored cards, then the ``mountains`` ruleset's 12 gold ones."""
+
+_OURS = frozenset(CARD_PAYLOADS)
 
 
 def card_id_from_payload(payload: bytes) -> str | None:
@@ -18,5 +25,4 @@ def card_id_from_payload(payload: bytes) -> str | None:
         text = payload.decode("ascii")
     except UnicodeDecodeError:
         return None
-    match = _CARD_PAYLOAD.fullmatch(text)
-    return match.group(1) if match else None
+    return text[len(PAYLOAD_PREFIX) :] if text in _OURS else None

@@ -32,6 +32,7 @@ from companion.vision.decoders import (
     DecodeResult,
     make_decoder,
 )
+from companion.vision.dictionary import read_by_dictionary, search_regions, symbol_of
 from companion.vision.fiducials import FiducialDetector, FiducialSighting
 from companion.vision.frames import check_frame, grey_crop, to_grey
 from companion.vision.lens import LensError, LensModel, lens_for_frames
@@ -154,6 +155,8 @@ class UnreadCrop:
     spots: tuple[Corners, ...]
     since: int
     """The frame (:attr:`VisionPipeline.frames` count) in which the crop's pixels last changed."""
+    scale: StickerScale
+    """The stickers' expected size where the crop lies."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +211,7 @@ class VisionPipeline:
         sharpen_retry: bool = True,
         clock: Callable[[], float] = time.perf_counter,
         lens: LensModel | None = None,
+        dictionary_reads: bool = True,
     ) -> None:
         """``decoder``: a name from :data:`~companion.vision.decoders.DECODERS` or an instance.
 
@@ -228,6 +232,7 @@ class VisionPipeline:
         self.decoder: Decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.whole_frame_decode = whole_frame_decode
         self.sharpen_retry = sharpen_retry
+        self.dictionary_reads = dictionary_reads
         self._places = {
             f.id: FiducialPlace(f.id, (float(f.center_mm[0]), float(f.center_mm[1])), float(f.size_mm))
             for f in layout.fiducials
@@ -541,7 +546,11 @@ class VisionPipeline:
             if whole_frame:
                 boxes = [b for b in boxes if not _holds_any(b, symbols)]
         with watch.stage("decode_crops"):
+            first_new = len(self._unread)
             symbols += self._decode_boxes(frame, boxes)
+        if self.dictionary_reads:
+            with watch.stage("dictionary"):
+                symbols += self._read_by_dictionary(frame, symbols, first_new)
         return _merge_reads([], [_sticker_read(s, self.frames) for s in symbols], self._same_place_px())
 
     def _decode_boxes(self, frame: np.ndarray, boxes: list[Region], since: int | None = None) -> list[DecodedSymbol]:
@@ -559,8 +568,39 @@ class VisionPipeline:
             symbols += [s.shifted(dx, dy) for s in found]
             if missed or not found:  # a crop that read nothing is retried later even if it is no sticker
                 spots = tuple(s.shifted(dx, dy).corners for s in missed)
-                self._unread.append(UnreadCrop(box, spots, self.frames if since is None else since))
+                self._unread.append(UnreadCrop(box, spots, self.frames if since is None else since, scale))
         return symbols
+
+    def _read_by_dictionary(self, frame: np.ndarray, found: list[DecodedSymbol], first: int) -> list[DecodedSymbol]:
+        """Stickers of tiny modules the decoder left unread, classified against the codes that exist.
+
+        Where modules are too small and soft for the decoder's finder search
+        (:data:`TINY_MODULE_PX`), a sticker still correlates with one card's
+        code once its pose is known (:mod:`companion.vision.dictionary`). Only
+        this frame's unread crops (``self._unread[first:]``) of tiny modules
+        that may hold a sticker are searched, their overlapping tiles joined
+        into regions searched once; what is read leaves the unread list.
+        """
+        assert self._mapping is not None
+        fresh = self._unread[first:]
+        # Crops with a located symbol, or large enough to hide a whole sticker (not a covered one's corner).
+        tiny = [crop for crop in fresh if crop.scale.module_px < TINY_MODULE_PX and (
+            crop.spots or min(crop.box.width, crop.box.height) >= BLIND_RETRY_STICKERS * crop.scale.sticker_px)]
+        if not tiny:
+            return []
+        sticker_px = min(crop.scale.sticker_px for crop in tiny)
+        classified: list[DecodedSymbol] = []
+        for region in search_regions([crop.box for crop in tiny], sticker_px):
+            skip = [s.center for s in found + classified]
+            classified += [symbol_of(c) for c in
+                           read_by_dictionary(frame, region, self._mapping, self.layout.sticker_mm, skip)]
+        if classified:
+            same_px = self._same_place_px()
+            self._unread[first:] = [
+                replace(crop, spots=tuple(spot for spot in crop.spots
+                                          if not _near_any(DecodedSymbol(b"", spot).center, classified, same_px)))
+                for crop in fresh if crop.spots or not _holds_any(crop.box, classified)]
+        return classified
 
     def _scales_at(self, boxes: list[Region], *, smallest: bool = False) -> list[StickerScale]:
         """The stickers' expected size in each box, from the image scale where the box lies.

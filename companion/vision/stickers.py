@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 Point = tuple[float, float]
 
+QR_VERSION = 1
 QR_MODULES = 21
 """Modules per side of a version-1 QR code."""
 QUIET_ZONE_MODULES = 4
@@ -90,3 +92,34 @@ def stickers_clash(card_mm: Point, sticker_mm: float) -> bool:
     margin = sticker_mm * QUIET_ZONE_MODULES / STICKER_MODULES
     return any(2 * (STICKER_INSET_MM + sticker_mm) - side > margin for side in card_mm)
 
+
+def qr_matrix(payload: str) -> npt.NDArray[np.bool_] | None:
+    """The QR module matrix of a payload (True for dark, no quiet zone), or None if it cannot be encoded.
+
+    Card payloads (short, alphanumeric) get the card format exactly: version
+    1, level H, alphanumeric mode (interfaces.md section 1). Anything else
+    is encoded in byte mode at whatever version fits, as a stranger's code
+    would be. The matrix is read-only.
+    """
+    card_like = len(payload) <= 10 and all(c in _ALPHANUMERIC for c in payload)
+    params = cv2.QRCodeEncoder.Params()
+    params.correction_level = cv2.QRCodeEncoder_CORRECT_LEVEL_H
+    if card_like:
+        params.version = QR_VERSION
+        params.mode = cv2.QRCodeEncoder_MODE_ALPHANUMERIC
+    else:
+        params.version = 0
+        params.mode = cv2.QRCodeEncoder_MODE_BYTE
+    image = cv2.QRCodeEncoder.create(params).encode(payload)
+    if image is None or image.size == 0:
+        return None
+    dark = image < 128
+    # OpenCV's encoder adds its own thin quiet zone: crop to the code.
+    rows = np.flatnonzero(dark.any(axis=1))
+    cols = np.flatnonzero(dark.any(axis=0))
+    modules: npt.NDArray[np.bool_] = dark[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1].copy()
+    modules.setflags(write=False)
+    return modules
+
+
+_ALPHANUMERIC = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
