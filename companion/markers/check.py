@@ -46,7 +46,14 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.errors import CompanionError
-from companion.markers.codes import CARD_FACE_BGR, GOLD_CARD_IDS, GOLD_FACE_BGR, LABEL_MODULES, STICKER_PAPER_BGR, color_name_of
+from companion.markers.codes import (
+    CARD_FACE_BGR,
+    GOLD_CARD_IDS,
+    GOLD_FACE_BGR,
+    LABEL_MODULES,
+    STICKER_PAPER_BGR,
+    color_name_of,
+)
 from companion.vision.layout import Layout
 from companion.vision.pipeline import VisionPipeline
 from companion.vision.stickers import QR_MODULES, QUIET_ZONE_MODULES
