@@ -96,6 +96,8 @@ class BaseGame(Generic[SetupT, EventT]):
     """Each scalar field's value in a position that does not give it (:meth:`from_zones`)."""
     _handlers: ClassVar[dict[type, tuple[Callable[[Any, Any], Violation | None], Callable[[Any, Any], None]]]] = {}
     """Each event type's check and apply functions, resolved on the class."""
+    _appliers: ClassVar[dict[type, Callable[[Any, Any], None]]] = {}
+    """Each event type's apply function (``_handlers``' second half: what :meth:`push_legal` calls)."""
     phase: Any
     """Where the game is (the ruleset's ``Phase``); the first of ``SCALARS``."""
     turn: Player
@@ -115,6 +117,7 @@ class BaseGame(Generic[SetupT, EventT]):
         # Resolved on this class, so a subclass's override of a rule is the one dispatched to.
         cls._handlers = {kind: (getattr(cls, f"_check_{name}"), getattr(cls, f"_apply_{name}"))
                          for kind, name in cls.EVENT_KINDS.items()}
+        cls._appliers = {kind: apply for kind, (_, apply) in cls._handlers.items()}
         if cls.SCALARS[:2] != ("phase", "turn"):
             raise TypeError(f"{cls.__name__}.SCALARS must start with the phase and the turn")
         cls._get_scalars = attrgetter(*cls.SCALARS)
@@ -309,7 +312,7 @@ class BaseGame(Generic[SetupT, EventT]):
         else goes through :meth:`push`.
         """
         self._log.append((_FRAME, type(self)._get_scalars(self)))
-        self._handlers[type(event)][1](self, event)
+        self._appliers[type(event)](self, event)
         self.stack.append((event, False))
 
     def pop(self) -> EventT:
@@ -475,6 +478,24 @@ class BaseGame(Generic[SetupT, EventT]):
         loc[card] = target
         if masked[target] >= 0:
             self.masks[masked[target]] |= COLOR_BIT[card]
+
+    def _move_cards(self, cards: Sequence[Card], zone: int, target: int) -> None:
+        """:meth:`_move` each card in turn; the common case (known cards, no color mask to keep) inline."""
+        masked = self._mask_index
+        if masked[zone] >= 0 or masked[target] >= 0:
+            for card in cards:
+                self._move(card, zone, target)
+            return
+        loc, source, dest, log = self.loc, self.known[zone], self.known[target], self._log
+        for card in cards:
+            if loc[card] != zone:
+                self._move(card, zone, target)
+                continue
+            index = source.index(card)
+            del source[index]
+            log.append((_MOVE, card, zone, index, target))
+            dest.append(card)
+            loc[card] = target
 
     def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:

@@ -69,6 +69,8 @@ def draw_cards(game: Game, count: int, rng: random.Random, discarding: tuple[Car
 
 def pick(cards: list[Card], count: int, rng: random.Random) -> tuple[Card, ...]:
     """``count`` distinct cards at random; ``random.sample`` is slow for the 1 to 3 cards drawn here."""
+    if count == 1:  # the commonest draw, as the loop below picks it
+        return (cards[int(rng.random() * len(cards))],)
     if count > 3:
         return tuple(rng.sample(cards, count))
     size = len(cards)
@@ -85,6 +87,8 @@ def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
 
     A choice is ``(kind, target, options, ...)`` as ``choices()`` gives it.
     """
+    if len(choices) == 1 and choices[0][2]:  # one kind of decision open: the same pick, sooner
+        return choices[0], int(rng.random() * len(choices[0][2]))
     index = int(rng.random() * sum(map(len, map(_OPTIONS, choices))))
     for choice in choices:
         if index < len(choice[2]):
@@ -101,6 +105,12 @@ def deal_mountains(rng: random.Random, first_player: Player = 0) -> MountainsSet
     return MountainsSetup((tuple(cards[:size]), tuple(cards[size:2 * size])), first_player)
 
 
+_STARTS: list[StartCard | None] = [None] * (2 * len(MountainsGame.rules.cards))
+"""Each start event random play has made, by ``2 * card + player``: a value made once, shared after."""
+_PLAYS: list[PlayCard | None] = [None] * (4 * len(MountainsGame.rules.cards))
+"""Each play event random play has made, by ``4 * card + 2 * player + mountain``."""
+
+
 def random_mountains_action(game: MountainsGame, rng: random.Random) -> MountainsEvent:
     """A random legal event of the mountains ruleset (full information needed)."""
     (kind, target, options), index = choose(game.choices(), rng)
@@ -110,9 +120,24 @@ def random_mountains_action(game: MountainsGame, rng: random.Random) -> Mountain
         return DrawCards(player, pick(game.known[MOUNTAINS_DECK], option, rng))
     if kind == MOUNTAINS_DISCARD_KIND:
         return DiscardCards(player, pick(hand, option, rng))
-    group = [card for card in hand if COLOR_OF[card] == option]
+    group: list[Card] = []
+    for card in hand:  # not a list comprehension: that is a function call of its own (Python 3.11)
+        if COLOR_OF[card] == option:
+            group.append(card)
     card = group[int(rng.random() * len(group))]
-    return StartCard(player, card) if kind == START_KIND else PlayCard(player, card, target)
+    # Events are immutable values, so each start or play is made once and shared: building one
+    # costs more than the rest of its move.
+    if kind == START_KIND:
+        key: int = 2 * card + player
+        start = _STARTS[key]
+        if start is None:
+            start = _STARTS[key] = StartCard(player, card)
+        return start
+    key = 4 * card + 2 * player + target
+    play = _PLAYS[key]
+    if play is None:
+        play = _PLAYS[key] = PlayCard(player, card, target)
+    return play
 
 
 @overload

@@ -23,6 +23,15 @@ middle (the sticker sits in a corner: its other sides are 4 mm from the
 card's edge), beside the code and beyond the label strip, each on its own;
 a side covered by another card or a finger disagrees or fits no color, and
 the other sides (and frames) decide.
+
+Gold cards (the ``mountains`` ruleset): a gold sticker's card is told among
+the six colors and gold. Under a lamp of unknown tint gold looks like orange
+or yellow and they like it, so a gold sticker is called wrong only on a card
+clearly of another color (red, green, purple, black); on one that reads
+orange or yellow the player is asked to look. A colored sticker's card is
+never compared with gold (yellow cards under warm light would be called
+gold): a colored sticker on a gold card reads "cannot tell" or as orange or
+yellow.
 """
 
 from __future__ import annotations
@@ -37,7 +46,14 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.errors import CompanionError
-from companion.markers.codes import CARD_FACE_BGR, LABEL_MODULES, STICKER_PAPER_BGR, color_name_of
+from companion.markers.codes import (
+    CARD_FACE_BGR,
+    GOLD_CARD_IDS,
+    GOLD_FACE_BGR,
+    LABEL_MODULES,
+    STICKER_PAPER_BGR,
+    color_name_of,
+)
 from companion.vision.layout import Layout
 from companion.vision.pipeline import VisionPipeline
 from companion.vision.stickers import QR_MODULES, QUIET_ZONE_MODULES
@@ -47,8 +63,18 @@ Corners = tuple[Point, Point, Point, Point]
 FloatArray = npt.NDArray[np.float64]
 
 COLOR_NAMES: tuple[str, ...] = tuple(CARD_FACE_BGR)
-_REFLECTANCE = np.array([[c / p for c, p in zip(CARD_FACE_BGR[name], STICKER_PAPER_BGR, strict=True)]
-                         for name in COLOR_NAMES])  # (colors, 3): each face against the sticker's white
+"""The six card colors: what a colored sticker's card face is told among."""
+GOLD = color_name_of(GOLD_CARD_IDS[0])
+WITH_GOLD: tuple[str, ...] = (*COLOR_NAMES, GOLD)
+"""What a gold sticker's card face (``mountains``) is told among: gold too."""
+NEAR_GOLD = ("orange", "yellow")
+"""The colors a tinted lamp makes look like gold, and gold like them (a face only ever compared with
+the sticker's white cannot tell them apart for sure): a gold sticker's card read as one of these is
+"check by eye", never "wrong". Gold is not a candidate for colored stickers at all, or yellow cards
+under warm light would be called gold."""
+_FACES = {**CARD_FACE_BGR, GOLD: GOLD_FACE_BGR}
+_REFLECTANCE = np.array([[c / p for c, p in zip(_FACES[name], STICKER_PAPER_BGR, strict=True)]
+                         for name in WITH_GOLD])  # (colors, 3): each face against the sticker's white
 
 _LEVELS = np.geomspace(24.0, 720.0, 401)
 """Each channel's level of the sticker's white, as it would read unclipped (a 0.85% grid)."""
@@ -92,6 +118,8 @@ class CardCheck:
     face_color: str | None
     """The printed color read around its stickers; None when no side gave a clear answer."""
     sides: tuple[SideVerdict, ...]
+    near_gold: str | None = None
+    """For a gold sticker whose card reads orange or yellow: that color (the light cannot tell it from gold)."""
 
     @property
     def ok(self) -> bool:
@@ -99,6 +127,9 @@ class CardCheck:
 
     def line(self) -> str:
         """The one line ``companion markers check`` prints for a card that is not right."""
+        if self.near_gold is not None:
+            return (f"{self.card_id}: its card looks {self.near_gold}, which this light cannot tell from gold: "
+                    f"check by eye that {self.card_id}'s sticker is on a gold card")
         if self.face_color is None:
             return (f"{self.card_id}: cannot tell the color of the card around its sticker (covered, in shadow "
                     "or glare?): lay it on its own, face up, in even light")
@@ -125,11 +156,15 @@ def card_verdict(card_id: str, verdicts: Sequence[SideVerdict]) -> CardCheck:
         face = ranked[0][0]
     if face is not None and face != sticker and ranked[0][1] < 2:
         face = None
+    if sticker == GOLD and face in NEAR_GOLD:
+        return CardCheck(card_id, sticker, None, tuple(verdicts), near_gold=face)
     return CardCheck(card_id, sticker, face, tuple(verdicts))
 
 
-def sticker_sides(image: npt.NDArray[np.uint8], corners: Corners) -> list[SideVerdict]:
-    """The verdicts of the two sides of a sticker that face its card's middle (right and below it, as printed)."""
+def sticker_sides(image: npt.NDArray[np.uint8], corners: Corners,
+                  colors: tuple[str, ...] = COLOR_NAMES) -> list[SideVerdict]:
+    """The verdicts of the two sides of a sticker that face its card's middle (right and below it, as printed),
+    each told among ``colors``."""
     to_image = np.asarray(cv2.getPerspectiveTransform(
         np.array([(0, 0), (QR_MODULES, 0), (QR_MODULES, QR_MODULES), (0, QR_MODULES)], np.float32),
         np.array(corners, np.float32)), np.float64)
@@ -147,12 +182,12 @@ def sticker_sides(image: npt.NDArray[np.uint8], corners: Corners) -> list[SideVe
         if len(pixels) < 6:
             continue
         face = np.median(pixels, axis=0)
-        verdicts.append(classify(white, face))
+        verdicts.append(classify(white, face, colors))
     return verdicts
 
 
-def classify(white_bgr: FloatArray, face_bgr: FloatArray) -> SideVerdict:
-    """Which card color, lit by some exposure and white balance, shows this white and this face.
+def classify(white_bgr: FloatArray, face_bgr: FloatArray, colors: tuple[str, ...] = COLOR_NAMES) -> SideVerdict:
+    """Which card color of ``colors``, lit by some exposure and white balance, shows this white and this face.
 
     Each channel's level is free within the light's bounds (green's within
     :data:`EXPOSURE`, blue's and red's within :data:`BALANCE` of green's), so
@@ -164,7 +199,8 @@ def classify(white_bgr: FloatArray, face_bgr: FloatArray) -> SideVerdict:
     face = np.asarray(face_bgr, np.float64)
     seen = np.minimum(_LEVELS, 255.0)  # the white as seen at each level
     white_error = np.abs(seen[None, :] - white[:, None]) / seen  # (3, levels)
-    predicted = np.minimum(_LEVELS[None, None, :] * _REFLECTANCE[:, :, None], 255.0)  # (colors, 3, levels)
+    reflectance = _REFLECTANCE[[WITH_GOLD.index(name) for name in colors]]
+    predicted = np.minimum(_LEVELS[None, None, :] * reflectance[:, :, None], 255.0)  # (colors, 3, levels)
     error = np.maximum(white_error[None], np.abs(predicted - face[None, :, None]) / seen)
     step = math.log(_LEVELS[1] / _LEVELS[0])
     low, high = math.floor(math.log(BALANCE[0]) / step), math.ceil(math.log(BALANCE[1]) / step)
@@ -178,7 +214,7 @@ def classify(white_bgr: FloatArray, face_bgr: FloatArray) -> SideVerdict:
     first, second = float(best[order[0]]), float(best[order[1]])
     sure = first <= FIT_LIMIT and second >= MARGIN * first
     shown = (round(float(face[0])), round(float(face[1])), round(float(face[2])))
-    return SideVerdict(COLOR_NAMES[int(order[0])] if sure else None, round(first, 4), shown)
+    return SideVerdict(colors[int(order[0])] if sure else None, round(first, 4), shown)
 
 
 def _white(image: npt.NDArray[np.uint8], to_image: FloatArray) -> FloatArray | None:
@@ -234,7 +270,8 @@ class ColorCheck:
         self.board_seen |= observation.board.found
         for read in self.pipeline.reads:
             if read.card_id is not None:
-                self._sides.setdefault(read.card_id, []).extend(sticker_sides(image, read.corners))
+                colors = WITH_GOLD if read.card_id in GOLD_CARD_IDS else COLOR_NAMES
+                self._sides.setdefault(read.card_id, []).extend(sticker_sides(image, read.corners, colors))
 
     def results(self) -> list[CardCheck]:
         """Every card read so far, in card id order."""

@@ -15,6 +15,9 @@ from companion.engine.cards import Card, Player, card_name, player_name
 from companion.engine.events import BaseEvent, card_names, check_cards, discard_json
 from companion.errors import InvalidEventError
 
+_set = object.__setattr__
+"""How a frozen dataclass's own ``__init__`` sets its fields."""
+
 
 @dataclass(frozen=True, slots=True)
 class StartCard(BaseEvent):
@@ -27,7 +30,7 @@ class StartCard(BaseEvent):
         return {"player": player_name(self.player), "action": "start", "card": card_name(self.card)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DrawCards(BaseEvent):
     """The turn's draw, or one card before a starting card for a hand with no colored card.
 
@@ -38,9 +41,13 @@ class DrawCards(BaseEvent):
     player: Player
     drew: tuple[Card, ...] | int
 
-    def __post_init__(self) -> None:
-        if isinstance(self.drew, int) and self.drew < 0:
-            raise InvalidEventError(f"a draw of {self.drew} cards: the count must be 0 or more")
+    # Written out rather than generated with a __post_init__ check: random play makes a draw
+    # nearly every turn, and the extra call is a good part of the cost of one.
+    def __init__(self, player: Player, drew: tuple[Card, ...] | int) -> None:
+        if isinstance(drew, int) and drew < 0:
+            raise InvalidEventError(f"a draw of {drew} cards: the count must be 0 or more")
+        _set(self, "player", player)
+        _set(self, "drew", drew)
 
     @property
     def count(self) -> int:
@@ -65,7 +72,7 @@ class PlayCard(BaseEvent):
                 "mountain": player_name(self.mountain)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DiscardCards(BaseEvent):
     """After the play, the hand's cards beyond 6 go face up onto the discard pile."""
 
@@ -74,11 +81,14 @@ class DiscardCards(BaseEvent):
     unseen: int = 0
     """Further discarded cards whose ids the camera could not read (table mode)."""
 
-    def __post_init__(self) -> None:
-        if self.unseen < 0:
-            raise InvalidEventError(f"unseen discard count must be >= 0, not {self.unseen}")
-        if not self.unseen:
-            check_cards("discard", self.cards)
+    def __init__(self, player: Player, cards: tuple[Card, ...], unseen: int = 0) -> None:  # as DrawCards'
+        if unseen < 0:
+            raise InvalidEventError(f"unseen discard count must be >= 0, not {unseen}")
+        if not unseen:
+            check_cards("discard", cards)
+        _set(self, "player", player)
+        _set(self, "cards", cards)
+        _set(self, "unseen", unseen)
 
     @property
     def count(self) -> int:

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, TypeAlias
 from companion.engine.base import BaseGame
 from companion.engine.cards import (
     ALL_COLORS_MASK,
+    COLOR_BIT,
     COLOR_OF,
     COLORS,
     GOLD,
@@ -89,6 +90,11 @@ class Phase(enum.Enum):
     PLAY = "play"
     """Turns: draw, play, discard."""
     OVER = "over"
+
+
+_START, _PLAY, _OVER = Phase.START, Phase.PLAY, Phase.OVER
+"""The phases as plain names for the hot paths: each use of an attribute of an Enum class goes
+through the enum metaclass's ``__getattr__`` hook, several times the cost of a global."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +162,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def first_start_color(self) -> Color | None:
         """While the second starting card is due: the color of the first one."""
-        if self.phase is not Phase.START or self.turn == self.round_first:
+        if self.phase is not _START or self.turn == self.round_first:
             return None
         first = self.known[MOUNTAINS[self.round_first]]
         return COLOR_OF[first[0]] if first else None
@@ -196,7 +202,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def winner(self) -> Player | str | None:
         """``0``, ``1`` or ``"draw"`` once the game is over."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             return None
         one, two = self.score(0), self.score(1)
         return "draw" if one == two else (0 if one > two else 1)
@@ -222,7 +228,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def _wrong_phase(self) -> Violation:
         who = player_title(self.turn)
-        if self.phase is Phase.START:
+        if self.phase is _START:
             expected = f"{who}'s starting card"
         elif self.step == DRAW_STEP:
             expected = f"{who}'s draw or play"
@@ -236,7 +242,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         return Violation(Reason.NOT_YOUR_TURN, f"It is {player_title(self.turn)}'s turn, not {player_title(player)}'s.")
 
     def _check_start(self, event: StartCard) -> Violation | None:
-        if self.phase is not Phase.START:
+        if self.phase is not _START:
             return self._wrong_phase()
         player, card = event.player, event.card
         if player != self.turn:
@@ -261,11 +267,11 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     def _check_draw(self, event: DrawCards) -> Violation | None:
         player, drew = event.player, event.drew
         count = drew if isinstance(drew, int) else len(drew)
-        if self.phase is not Phase.START and self.step != DRAW_STEP:
+        if self.phase is not _START and self.step != DRAW_STEP:
             return self._wrong_phase()
         if player != self.turn:
             return self._not_your_turn(player)
-        if self.phase is Phase.START:
+        if self.phase is _START:
             violation = self._check_start_draw(player, count)
         else:
             violation = self._check_draw_count(player, count)
@@ -329,7 +335,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         return None
 
     def _check_play(self, event: PlayCard) -> Violation | None:
-        if self.phase is not Phase.PLAY or self.step == DISCARD_STEP:
+        if self.phase is not _PLAY or self.step == DISCARD_STEP:
             return self._wrong_phase()
         player, card, mountain = event.player, event.card, event.mountain
         if player != self.turn:
@@ -365,7 +371,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         return None
 
     def _check_discard(self, event: DiscardCards) -> Violation | None:
-        if self.phase is not Phase.PLAY or self.step != DISCARD_STEP:
+        if self.phase is not _PLAY or self.step != DISCARD_STEP:
             return self._wrong_phase()
         player = event.player
         if player != self.turn:
@@ -406,7 +412,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         """
         phase, player = self.phase, self.turn
         hand = self.known[HANDS[player]]
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             size, rules = len(hand) + self.hidden[HANDS[player]], self.rules
             if self.step == DISCARD_STEP:
                 return [(DISCARD_KIND, player, (size - rules.hand_size,))]
@@ -418,7 +424,9 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
                 choices.append((DRAW_KIND, player, counts))
                 if size < rules.hand_size:
                     return choices
-            in_hand = colors_mask(hand)
+            in_hand = 0
+            for card in hand:  # colors_mask(hand), without a call
+                in_hand |= COLOR_BIT[card]
             own, other = self.masks[player], self.masks[1 - player]
             gold = in_hand & GOLD_BIT
             into_own = (in_hand & ~other & ALL_COLORS_MASK) | (gold if own & ALL_COLORS_MASK else 0)
@@ -426,7 +434,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             choices.append((PLAY_KIND, player, COLORS_AND_GOLD_IN_MASK[into_own]))
             choices.append((PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other]))
             return choices
-        if phase is Phase.START:
+        if phase is _START:
             colored = colors_mask(hand) & ALL_COLORS_MASK
             if not colored:  # show the hand and draw one card at a time until a colored one comes
                 return [(DRAW_KIND, player, (1,))] if self.deck_size else []
@@ -457,12 +465,12 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     def _apply_start(self, event: StartCard) -> None:
         player = event.player
         self._move(event.card, HANDS[player], MOUNTAINS[player])
-        if self.phase is Phase.START:
+        if self.phase is _START:
             empty = [p for p in PLAYERS if not self.size(MOUNTAINS[p])]
             if empty:
                 self.turn = empty[0]
             else:  # both starting cards are down: the round's first player takes the first turn
-                self.phase = Phase.PLAY
+                self.phase = _PLAY
                 self.turn = self.round_first
                 self.step = DRAW_STEP
         self._end_if_stuck()
@@ -476,20 +484,20 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
                 self._unsee(DECK)  # which known cards left is not known: the deck becomes all unseen
                 self._move_unseen(DECK, hand, count)
         else:
-            for card in drew:
-                self._move(card, DECK, hand)
-        if self.phase is Phase.START:
+            self._move_cards(drew, DECK, hand)
+        if self.phase is _START:
             if not event.count and not self.deck_size:  # a hand with no colored card and no card to draw
-                self.phase = Phase.OVER
-        elif self.phase is Phase.PLAY:
+                self.phase = _OVER
+        elif self.phase is _PLAY:
             self.step = PLAY_STEP
-        self._end_if_stuck()
+        if not self.known[DECK] and not self.hidden[DECK]:
+            self._end_if_stuck()
 
     def _apply_play(self, event: PlayCard) -> None:
         player = event.player
         hand = HANDS[player]
         self._move(event.card, hand, MOUNTAINS[event.mountain])
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             if len(self.known[hand]) + self.hidden[hand] > self.rules.hand_size:
                 self.step = DISCARD_STEP
             else:
@@ -498,23 +506,25 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
     def _apply_discard(self, event: DiscardCards) -> None:
         player = event.player
         hand = HANDS[player]
-        for card in event.cards:
-            self._move(card, hand, DISCARD)
-        self._move_unseen(hand, DISCARD, min(event.unseen, self.hidden[hand]))
-        if self.phase is Phase.PLAY and self.step == DISCARD_STEP:
+        self._move_cards(event.cards, hand, DISCARD)
+        if event.unseen:
+            self._move_unseen(hand, DISCARD, min(event.unseen, self.hidden[hand]))
+        if self.phase is _PLAY and self.step == DISCARD_STEP:
             self._end_turn(player)
 
     def _end_turn(self, player: Player) -> None:
-        if self.all_colors_laid():
+        masks = self.masks
+        if (masks[0] | masks[1]) & ALL_COLORS_MASK == ALL_COLORS_MASK:  # all_colors_laid(), without a call
             self._score_round()
             # The opponent of the player whose turn brought the sixth color opens the next round.
             self.round += 1
             self.round_first = self.turn = 1 - player
-            self.phase = Phase.START
+            self.phase = _START
         else:
             self.turn = 1 - player
         self.step = DRAW_STEP
-        self._end_if_stuck()
+        if not self.known[DECK] and not self.hidden[DECK]:  # only then can the game end (a call less)
+            self._end_if_stuck()
 
     def _score_round(self) -> None:
         """Gold scores for the mountain's owner; then each color goes to its majority, or out on a tie."""
@@ -537,15 +547,15 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         Called wherever a player may come to need a draw: after a draw, a
         start, and when a turn passes.
         """
-        if self.known[DECK] or self.hidden[DECK] or self.phase is Phase.OVER:
+        if self.known[DECK] or self.hidden[DECK] or self.phase is _OVER:
             return
         player = self.turn
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             must_draw = self.step != DISCARD_STEP and self.hand_size(player) < self.rules.hand_size
         else:  # a start is due: only a hand known to hold no colored card must draw
             must_draw = not self.hidden[HANDS[player]] and self.colored_in_hand(player) is None
         if must_draw:
-            self.phase = Phase.OVER
+            self.phase = _OVER
 
     # -- records and text form ------------------------------------------------
 
