@@ -148,6 +148,10 @@ CROWD_SCALE_DROP = 0.25
 # read across the card in the read symbol's own axes, was off by up to 6 px (2 modules) at 1080p
 # on the benchmark's tables; this much slack around it still leaves out any texture beyond it.
 OTHER_STICKER_SLACK_MODULES = 6.0
+# Only where that pays and was measured safe: modules under 3 px (1080p, 32 mm stickers: 549 cards of
+# 36 tables all read). At 12 MP (16 mm stickers, 3.2 px) a card laid over the place of a read card's
+# covered sticker was left for later (3 of 106 cards on 4 tables); the 12 MP scan meets its time anyway.
+ONE_READ_BELOW_MODULE_PX = SMALL_MODULE_PX
 
 
 @dataclass(frozen=True)
@@ -312,11 +316,11 @@ class VisionPipeline:
         every threshold (slower; for calibration, where a marker reported
         hidden must really be hidden, not just blurred or small).
 
-        A card is read from one of its two stickers; crops holding nothing
-        but the other sticker of a card read are left to the next frames'
-        retries (:meth:`process`), which add it to the card within a second.
-        ``every_sticker`` decodes them now (one image and no next frame:
-        ``companion vision detect``).
+        With small modules (ONE_READ_BELOW_MODULE_PX) a card is read from one
+        of its two stickers; crops holding nothing but the other sticker of a
+        card read are left to the next frames' retries (:meth:`process`),
+        which add it to the card within a second. ``every_sticker`` decodes
+        them now (one image and no next frame: ``companion vision detect``).
         """
         if (refused := _refuse(frame)) is not None:
             return refused
@@ -346,8 +350,10 @@ class VisionPipeline:
             # Every other marker is enough to notice a smear; all are measured once one shows it.
             board, smeared = self._smeared(frame, board, seen, set(sorted(seen)[::2]))
         self._unread = []
+        assert self._scale is not None
+        once = not every_sticker and self._scale.module_px < ONE_READ_BELOW_MODULE_PX
         self._reads = self._unsmeared(self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode,
-                                                   one_read_per_card=not every_sticker), board, smeared)
+                                                   one_read_per_card=once), board, smeared)
         return self._observe(board, (whole,), watch, smeared)
 
     def process(self, frame: np.ndarray) -> FrameObservation:
