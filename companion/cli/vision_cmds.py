@@ -101,7 +101,7 @@ def _look(args: argparse.Namespace) -> tuple[np.ndarray, FrameObservation, Visio
     frame = read_image(args.image)
     lens = None if args.calibration is None else load_lens(args.calibration)
     pipeline = VisionPipeline(layout, args.decoder, lens=lens)
-    return frame, pipeline.scan(frame), pipeline
+    return frame, pipeline.scan(frame, every_sticker=True), pipeline  # one image: no next frame to wait for
 
 
 def _human(path: Path, observation: FrameObservation) -> str:

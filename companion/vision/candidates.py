@@ -34,6 +34,9 @@ TILE_STICKERS = 2.2
 # together (at a wide lens's edges stickers and the gaps between them shrink
 # under the window sized for the middle), which zxing-cpp reads poorly whole.
 CROWD_STICKERS = 5.0
+# Margin added around each textured area, in stickers: the rest of a sticker
+# whose texture reached the density threshold only in its middle.
+MARGIN_STICKERS = 0.45
 # Modules (without the quiet zone) across a version-1 QR symbol.
 SYMBOL_MODULES = 21
 
@@ -76,7 +79,7 @@ def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale, *, t
     # Contours are an order of magnitude faster than connected-component stats here.
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_side = 0.3 * scale.symbol_px / step
-    margin = int(scale.sticker_px * 0.45)
+    margin = int(scale.sticker_px * MARGIN_STICKERS)
     boxes = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)

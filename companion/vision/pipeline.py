@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.errors import FrameError
-from companion.vision.candidates import StickerScale, find_candidates, merge_boxes, tiles
+from companion.vision.candidates import MARGIN_STICKERS, StickerScale, find_candidates, merge_boxes, tiles
 from companion.vision.changes import ChangeDetector, ChangeMap
 from companion.vision.decoders import (
     DEFAULT_DECODER,
@@ -40,7 +40,7 @@ from companion.vision.mapping import FiducialPlace, MappingError, MatMapping
 from companion.vision.observation import BoardStatus, CardObservation, FrameObservation, Region
 from companion.vision.payload import card_id_from_payload
 from companion.vision.sharpness import SMEAR_MODULES, SmearMeter, interpolate
-from companion.vision.stickers import STICKER_MODULES, card_centers_mm
+from companion.vision.stickers import QR_MODULES, STICKER_MODULES, card_centers_mm, card_offset_mm
 
 if TYPE_CHECKING:
     from companion.vision.layout import Layout
@@ -138,6 +138,21 @@ PLAIN_PASSES = (DecodePass(1.0, 0.0),)
 TINY_MODULE_PX = 2.4
 TINY_MODULE_PASSES = (*SMALL_MODULE_PASSES, DecodePass(3.0, 6.0, cubic=True), DecodePass(1.0, 3.0))
 TINY_CROWD_STICKERS = 2.5
+# The most a sticker's scale falls from a box's middle to its corners: a wide
+# lens's barrel takes a third off from the frame's middle to its corners, over
+# half the frame, not over one box.
+CROWD_SCALE_DROP = 0.25
+# Every card carries its code twice, in opposite corners (companion/vision/stickers.py), so a cold
+# scan needs one read per card: a crop whose textured middle lies wholly where a card read already
+# has its other sticker is left to the steady state's retries, which read it a few frames later
+# (the second read only refines the card's position). The other sticker's place, carried from one
+# read across the card in the read symbol's own axes, was off by up to 6 px (2 modules) at 1080p
+# on the benchmark's tables; this much slack around it still leaves out any texture beyond it.
+OTHER_STICKER_SLACK_MODULES = 6.0
+# Only where that pays and was measured safe: modules under 3 px (1080p, 32 mm stickers: 549 cards of
+# 36 tables all read). At 12 MP (16 mm stickers, 3.2 px) a card laid over the place of a read card's
+# covered sticker was left for later (3 of 106 cards on 4 tables); the 12 MP scan meets its time anyway.
+ONE_READ_BELOW_MODULE_PX = SMALL_MODULE_PX
 
 
 @dataclass(frozen=True)
@@ -157,6 +172,23 @@ class UnreadCrop:
     """The frame (:attr:`VisionPipeline.frames` count) in which the crop's pixels last changed."""
     scale: StickerScale
     """The stickers' expected size where the crop lies."""
+
+
+@dataclass(frozen=True)
+class _CropReading:
+    """A crop after its first decoding pass: what it read and located, and what further passes would do."""
+
+    found: list[DecodedSymbol]
+    missed: list[DecodedSymbol]
+    """Symbols of a sticker's size located but not read."""
+    whole: bool
+    """Further passes decode the whole crop (nothing located to aim at, or a tiny crowd's middle unread)."""
+    rest: tuple[DecodePass, ...]
+
+    @property
+    def blind(self) -> bool:
+        """Nothing read, nothing located."""
+        return not self.found and not self.missed
 
 
 @dataclass(frozen=True)
@@ -239,6 +271,10 @@ class VisionPipeline:
         }
         self._fiducials = FiducialDetector(self._places)
         self._fiducial_step = 1
+        # The other sticker's centre from one's, in symbol sides along the read code's own axes.
+        module_mm = layout.sticker_mm / STICKER_MODULES
+        offset = card_offset_mm(layout.card_mm, layout.sticker_mm)
+        self._other_offset = (2.0 * offset[0] / module_mm / QR_MODULES, 2.0 * offset[1] / module_mm / QR_MODULES)
         self._zones = {  # in the order zone_at tries them
             name: np.array(layout.zones[name], dtype=np.float32).reshape(-1, 1, 2) for name in layout.zone_order()
         }
@@ -282,12 +318,18 @@ class VisionPipeline:
         """Every symbol currently believed on the table, ours and foreign, in frame pixels."""
         return tuple(self._reads)
 
-    def scan(self, frame: np.ndarray, *, thorough: bool = False) -> FrameObservation:
+    def scan(self, frame: np.ndarray, *, thorough: bool = False, every_sticker: bool = False) -> FrameObservation:
         """Look at the whole frame, as if nothing were known about the table.
 
         ``thorough`` searches again for any fiducial missing, finer and with
         every threshold (slower; for calibration, where a marker reported
         hidden must really be hidden, not just blurred or small).
+
+        With small modules (ONE_READ_BELOW_MODULE_PX) a card is read from one
+        of its two stickers; crops holding nothing but the other sticker of a
+        card read are left to the next frames' retries (:meth:`process`),
+        which add it to the card within a second. ``every_sticker`` decodes
+        them now (one image and no next frame: ``companion vision detect``).
         """
         if (refused := _refuse(frame)) is not None:
             return refused
@@ -318,8 +360,10 @@ class VisionPipeline:
             board, smeared = self._smeared(frame, board, seen, set(sorted(seen)[::2]))
         self._smeared_before = bool(smeared)
         self._unread = []
-        self._reads = self._unsmeared(self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode),
-                                      board, smeared)
+        assert self._scale is not None
+        once = not every_sticker and self._scale.module_px < ONE_READ_BELOW_MODULE_PX
+        self._reads = self._unsmeared(self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode,
+                                                   one_read_per_card=once), board, smeared)
         return self._observe(board, (whole,), watch, smeared)
 
     def process(self, frame: np.ndarray) -> FrameObservation:
@@ -526,9 +570,10 @@ class VisionPipeline:
     # ------------------------------------------------------------------ decoding
 
     def _decode(
-        self, frame: np.ndarray, regions: list[Region], watch: _Stopwatch, *, whole_frame: bool
+        self, frame: np.ndarray, regions: list[Region], watch: _Stopwatch, *, whole_frame: bool,
+        one_read_per_card: bool = False,
     ) -> list[StickerRead]:
-        """Reads in ``regions``; crops with something unread join ``self._unread``."""
+        """Reads in ``regions``; crops with something unread join ``self._unread`` (see :meth:`_decode_boxes`)."""
         assert self._scale is not None
         symbols: list[DecodedSymbol] = []
         if whole_frame:
@@ -547,28 +592,63 @@ class VisionPipeline:
                 boxes = [b for b in boxes if not _holds_any(b, symbols)]
         with watch.stage("decode_crops"):
             first_new = len(self._unread)
-            symbols += self._decode_boxes(frame, boxes)
+            symbols += self._decode_boxes(frame, boxes, one_read_per_card=one_read_per_card)
         if self.dictionary_reads:
             with watch.stage("dictionary"):
                 symbols += self._read_by_dictionary(frame, symbols, first_new)
         return _merge_reads([], [_sticker_read(s, self.frames) for s in symbols], self._same_place_px())
 
-    def _decode_boxes(self, frame: np.ndarray, boxes: list[Region], since: int | None = None) -> list[DecodedSymbol]:
+    def _decode_boxes(self, frame: np.ndarray, boxes: list[Region], since: int | None = None, *,
+                      one_read_per_card: bool = False) -> list[DecodedSymbol]:
         """Decode each box; boxes with something unread wait in ``self._unread`` for later.
 
         ``since`` is the frame in which the boxes' pixels last changed (default: this one).
+        ``one_read_per_card`` leaves boxes holding only the other sticker of a card read (see
+        OTHER_STICKER_SLACK_MODULES) to the retries, behind those with something located unread: the
+        largest boxes are decoded first (they hold the most stickers, and the small ones are most
+        often explained by them), and every box's further passes wait until all first passes are
+        done, so a box that read nothing at first is let go if a card read elsewhere explains it.
         """
         symbols: list[DecodedSymbol] = []
-        # Tiles of a crowd take the scale at their own middle (a large box spans a range of them).
-        boxes = _tiny_crowds_tiled(boxes, self._scales_at(boxes, smallest=True))
-        for box, scale in zip(boxes, self._scales_at(boxes), strict=True):
+        changed = self.frames if since is None else since
+        assert self._scale is not None
+        margin = int(self._scale.sticker_px * MARGIN_STICKERS)
+        others: list[_Box] = []  # where the other stickers of the cards read lie
+        later: list[UnreadCrop] = []
+        failed: list[UnreadCrop] = []
+        boxes, scales = self._tiled_with_scales(boxes)
+        order = list(range(len(boxes)))
+        if one_read_per_card:
+            order.sort(key=lambda i: -boxes[i].width * boxes[i].height)
+        begun: list[tuple[Region, StickerScale, np.ndarray, _CropReading]] = []
+        for i in order:
+            box, scale = boxes[i], scales[i]
+            if others and _explained(box, margin, others):
+                later.append(UnreadCrop(box, (), changed, scale))
+                continue
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
-            found, missed = self._read_crop(crop, scale)
+            reading = self._first_pass(crop, scale)
+            begun.append((box, scale, crop, reading))
+            if one_read_per_card:
+                dx, dy = max(0, box.x), max(0, box.y)
+                others += [self._other_sticker(s.shifted(dx, dy)) for s in reading.found
+                           if card_id_from_payload(s.payload) is not None]
+        for box, scale, crop, reading in begun:
+            if reading.blind and others and _explained(box, margin, others):
+                later.append(UnreadCrop(box, (), changed, scale))  # the other sticker of a card read, unread at first
+                continue
+            found, missed = self._further_passes(crop, scale, reading)
             dx, dy = max(0, box.x), max(0, box.y)
+            if one_read_per_card and found is not reading.found:
+                others += [self._other_sticker(s.shifted(dx, dy)) for s in found
+                           if card_id_from_payload(s.payload) is not None and s not in reading.found]
             symbols += [s.shifted(dx, dy) for s in found]
             if missed or not found:  # a crop that read nothing is retried later even if it is no sticker
                 spots = tuple(s.shifted(dx, dy).corners for s in missed)
-                self._unread.append(UnreadCrop(box, spots, self.frames if since is None else since, scale))
+                failed.append(UnreadCrop(box, spots, changed, scale))
+        # Retried in this order: stickers seen but unread, then the other stickers of cards read (each
+        # reads, and places its card better), then crops that showed nothing (mostly covered corners).
+        self._unread += [c for c in failed if c.spots] + later + [c for c in failed if not c.spots]
         return symbols
 
     def _read_by_dictionary(self, frame: np.ndarray, found: list[DecodedSymbol], first: int) -> list[DecodedSymbol]:
@@ -601,6 +681,40 @@ class VisionPipeline:
                                           if not _near_any(DecodedSymbol(b"", spot).center, classified, same_px)))
                 for crop in fresh if crop.spots or not _holds_any(crop.box, classified)]
         return classified
+
+    def _other_sticker(self, symbol: DecodedSymbol) -> _Box:
+        """Where the card's other code lies (frame pixels, with slack), from one of its codes read.
+
+        The card's centre lies midway between its two stickers, so the other
+        one is twice the card offset away, in the read code's own axes (its
+        edges give the modules' size and direction there, perspective included).
+        """
+        tl, tr, br, bl = symbol.corners
+        right = ((tr[0] - tl[0] + br[0] - bl[0]) / 2.0, (tr[1] - tl[1] + br[1] - bl[1]) / 2.0)
+        down = ((bl[0] - tl[0] + br[0] - tr[0]) / 2.0, (bl[1] - tl[1] + br[1] - tr[1]) / 2.0)
+        ox, oy = self._other_offset
+        cx, cy = symbol.center
+        x, y = cx + ox * right[0] + oy * down[0], cy + ox * right[1] + oy * down[1]
+        slack = OTHER_STICKER_SLACK_MODULES / QR_MODULES
+        half_x = (abs(right[0]) + abs(down[0])) / 2.0 + slack * math.hypot(*right)
+        half_y = (abs(right[1]) + abs(down[1])) / 2.0 + slack * math.hypot(*down)
+        return (x - half_x, y - half_y, x + half_x, y + half_y)
+
+    def _tiled_with_scales(self, boxes: list[Region]) -> tuple[list[Region], list[StickerScale]]:
+        """The boxes, those reaching tiny modules and TINY_CROWD_STICKERS across both ways there cut
+        into tiles, each with the stickers' scale at its middle.
+
+        A box's smallest scale (over its middle and corners) is asked only of
+        boxes that could be such a crowd (CROWD_SCALE_DROP): each ask costs
+        the mapping's round trip at five points.
+        """
+        middles = self._scales_at(boxes)
+        wide = [i for i, (box, scale) in enumerate(zip(boxes, middles, strict=True))
+                if min(box.width, box.height) >= TINY_CROWD_STICKERS * scale.sticker_px * (1.0 - CROWD_SCALE_DROP)]
+        lows = dict(zip(wide, self._scales_at([boxes[i] for i in wide], smallest=True), strict=True))
+        tiled = _tiny_crowds_tiled(boxes, [lows.get(i, middle) for i, middle in enumerate(middles)])
+        # Tiles of a crowd take the scale at their own middle (a large box spans a range of them).
+        return (boxes, middles) if tiled == boxes else (tiled, self._scales_at(tiled))
 
     def _scales_at(self, boxes: list[Region], *, smallest: bool = False) -> list[StickerScale]:
         """The stickers' expected size in each box, from the image scale where the box lies.
@@ -640,6 +754,10 @@ class VisionPipeline:
         when nothing was read in its middle). A crop that read
         everything it located stops after one pass. ``scale``: the stickers' size where the crop lies.
         """
+        return self._further_passes(crop, scale, self._first_pass(crop, scale))
+
+    def _first_pass(self, crop: np.ndarray, scale: StickerScale) -> _CropReading:
+        """The first pass of :meth:`_read_crop`, and what it leaves for the others."""
         same_px = self._same_place_px()
         first, *rest = self._passes(scale)
         found, located = self._decode_window(crop, None, first, scale)
@@ -649,8 +767,14 @@ class VisionPipeline:
             # Only part of a sticker, or one under glare the sharpening clipped:
             # with modules of 3 px or more the plain crop is worth its cheap pass.
             rest = rest[:1] if scale.module_px >= SMALL_MODULE_PX else []
-        whole = blind or _middle_unread(crop, found, scale)
-        for step in rest if (missed or whole) else []:
+        return _CropReading(found, missed, blind or _middle_unread(crop, found, scale), tuple(rest))
+
+    def _further_passes(self, crop: np.ndarray, scale: StickerScale,
+                        reading: _CropReading) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
+        """The passes of :meth:`_read_crop` after the first: symbols read in all, and those left unread."""
+        same_px = self._same_place_px()
+        found, missed, whole = reading.found, reading.missed, reading.whole
+        for step in reading.rest if (missed or whole) else ():
             windows = [None] if whole else _windows(crop, [spot.center for spot in missed], scale)
             located = []
             for window in windows:
@@ -812,6 +936,21 @@ def _middle_unread(crop: np.ndarray, found: list[DecodedSymbol], scale: StickerS
         return False
     middle = (crop.shape[1] / 2.0, crop.shape[0] / 2.0)
     return not _near_any(middle, found, scale.sticker_px / 2.0)
+
+
+_Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def _explained(box: Region, margin: int, others: list[_Box]) -> bool:
+    """Whether a candidate's textured middle (the box less the margin candidates add) lies wholly in ``others``."""
+    x0, y0 = box.x + margin, box.y + margin
+    x1, y1 = box.x + box.width - margin, box.y + box.height - margin
+    near = [o for o in others if o[0] < x1 and x0 < o[2] and o[1] < y1 and y0 < o[3]]
+    if not near:
+        return False
+    xs = [x0 + (x1 - x0) * i / 3.0 for i in range(4)]
+    ys = [y0 + (y1 - y0) * i / 3.0 for i in range(4)]
+    return all(any(o[0] <= x <= o[2] and o[1] <= y <= o[3] for o in near) for x in xs for y in ys)
 
 
 def _tiny_crowds_tiled(boxes: list[Region], smallest: list[StickerScale]) -> list[Region]:

@@ -204,11 +204,28 @@ def test_a_fiducial_uncovered_later_is_found_again(layout: Layout, render: Rende
 
 def test_both_stickers_of_a_card_make_one_card_at_its_centre(layout: Layout, render: Render) -> None:
     card = card_in(layout, "G07", "m2.field.p1", 33.0)
-    observation = VisionPipeline(layout).scan(render([card]).image)
+    observation = VisionPipeline(layout).scan(render([card]).image, every_sticker=True)
     (seen,) = observation.cards
     assert (seen.card_id, seen.zone, len(seen.stickers_mm)) == ("G07", "m2.field.p1", 2)
     assert math.dist(seen.center_mm, card.center_mm) < 1.5
     assert observation.duplicates == ()
+
+
+def test_a_cold_scan_reads_each_card_once_and_the_next_frame_its_other_sticker(layout: Layout,
+                                                                              render: Render) -> None:
+    cards = [card_in(layout, "G07", "m2.field.p1", 33.0), card_in(layout, "R11", "p1.river.2", 170.0)]
+    image = render(cards).image
+    pipeline = VisionPipeline(layout)
+    cold = pipeline.scan(image)
+    assert sorted((c.card_id, c.zone, len(c.stickers_mm)) for c in cold.cards) == [
+        ("G07", "m2.field.p1", 1), ("R11", "p1.river.2", 1)]
+    assert cold.unread == {}  # the sticker left for later is no unread sticker
+    later = pipeline.process(image)  # the same still table: the retries read the stickers left
+    assert sorted((c.card_id, len(c.stickers_mm)) for c in later.cards) == [("G07", 2), ("R11", 2)]
+    for card in cards:
+        seen = next(c for c in later.cards if c.card_id == card.card_id)
+        assert math.dist(seen.center_mm, card.center_mm) < 1.5 and seen.still_frames == 1
+    assert later.unread == {} and later.duplicates == ()
 
 
 @pytest.mark.parametrize("decoder", sorted(DECODERS))
