@@ -371,8 +371,9 @@ def _scores(game: Game) -> tuple[object, ...]:
 def _order_cost(events: tuple[Event, ...], times: tuple[float | None, ...]) -> float:
     """Events against the order they showed in, and two players' moves laid in one instant.
 
-    A claim shows by its color leaving the mountain; one hand may hide two colors at once, so claims are never
-    "laid in one instant" with each other.
+    A claim shows by its color leaving the mountain (one hand may hide two colors at once) or by its card in a
+    river, where the play that completed the mandala may show only as that card: claims are never "laid in one
+    instant" with another move.
     """
     inversions = sum(CLAIM_ORDER if isinstance(e, Claim) and isinstance(f, Claim) else ORDER
                      for (a, e), (b, f) in combinations(zip(times, events, strict=True), 2)
@@ -380,7 +381,7 @@ def _order_cost(events: tuple[Event, ...], times: tuple[float | None, ...]) -> f
     together = sum(1 for (a, e), (b, f) in combinations(zip(times, events, strict=True), 2)
                    if a is not None and b is not None and abs(a - b) < GESTURE_S
                    and getattr(e, "player", None) != getattr(f, "player", None)
-                   and not (isinstance(e, Claim) and isinstance(f, Claim)))
+                   and not isinstance(e, Claim) and not isinstance(f, Claim))
     return inversions + TWO_HANDS * together
 
 
