@@ -32,6 +32,7 @@ from companion.engine import Claim, Discard, Event, FieldPlay, Game, MountainPla
 from companion.engine.cards import COLOR_OF, COLORS, Card, card_name, colors_in, parse_card
 from companion.engine.game import DISCARD, UNSEEN, field_zone, mountain_zone
 from companion.engine.position import build, identify, identify_on_pile, position_of
+from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 from companion.tracker import zones
 from companion.tracker.standins import stand_in
@@ -44,6 +45,13 @@ GONE = 0.6
 """A card the state keeps on the table that has left by every sign (a claimed color)."""
 COVERED = 0.02
 """A card the state keeps on the table that is not seen: covered, most likely."""
+NOTHING_OVER = 0.3
+"""A card the state keeps where nothing in sight could lie over it: a mountain card during play that went out
+of sight on its own (mountain cards only leave in a destruction, or with a play taken back), or a river card
+whose space is empty long after it left the mountain (a river space holds one card). More than covered; a
+hand may rest there, so less than gone. Enough that a destruction noticed late (its completion under a card
+nobody read) explains better than nothing, and that its claims into cups are not taken for claims into a
+river nobody saw."""
 EVENT = 0.25
 """Each event of an explanation: fewer events explain better."""
 SWEEP_S = 12.0
@@ -52,9 +60,10 @@ UNSEEN_CLAIM = 0.3
 """A claim with no sign of its color leaving (covered all along, or under a hand): only when something needs it."""
 RECOUNT = 0.3
 """Deciding that a field held a card nobody read, to make the other player the first picker."""
-UNDO_COST = (0.0, 0.4, 0.7)
-"""Taking the last play back (a player changed their mind): its cards left with nothing over them, or with a
-card in sight that could lie over them."""
+UNDO_COST = {"": 0.0, "uncovered": 0.4, "covered": 0.7, "picked": 0.1}
+"""Taking the last event back: a player changed their mind, its cards left with nothing over them, or with a
+card in sight that could lie over them; or a claim nobody saw made (the next pick shows it was the other
+player's: no move taken back, a reading corrected)."""
 IDENTIFY = 0.05
 """Reading a mountain card that lay unseen under another: nearly free, it is no move."""
 STAND_IN = IDENTIFY
@@ -62,6 +71,9 @@ STAND_IN = IDENTIFY
 ORDER = 0.1
 """Each pair of events whose cards were laid in the other order."""
 ORDER_SLACK_S = 0.2
+CLAIM_ORDER = 0.5
+"""Two claims against the order their colors left the mountain in: picks alternate, the one that left first
+was picked first (only a hand over a color makes it look gone early)."""
 GESTURE_S = 0.3
 """Cards laid closer together than this were laid by one hand in one move."""
 TWO_HANDS = 2.0
@@ -98,6 +110,14 @@ class Evidence:
     """Cards the game has on the table, out of sight, with no card in sight that could lie over them."""
     swept_since: float | None = None
     """When the last destruction's claims were done: field cards land on the pile from then on."""
+    left_alone: frozenset[str] = frozenset()
+    """Cards of ``uncovered`` that went out of sight on their own, not with others about then (a hand hides
+    several at once): taken away, most likely."""
+    long_out: frozenset[str] = frozenset()
+    """Cards of ``left_at`` out of sight for longer than a claim takes to show (a card on its way to a river)."""
+    left_at: Mapping[str, float] = field(default_factory=dict)
+    """Card -> when it went out of sight, for cards the game has on the table and not seen: the order claims
+    were made in, when a destruction is noticed late."""
 
 
 @dataclass(frozen=True)
@@ -137,8 +157,21 @@ def misfit(game: Game, evidence: Evidence, played: Mapping[str, str] | None = No
     for placed, zone in table_cards(game):
         name = card_name(placed)
         if name not in evidence.seen and evidence.glimpses.get(name) != zone:
-            cost += GONE if evidence.gone.get(name) == zone else COVERED
+            if evidence.gone.get(name) == zone:
+                cost += GONE
+            elif _nothing_over(game, name, zone, evidence):
+                cost += NOTHING_OVER
+            else:
+                cost += COVERED
     return cost
+
+
+def _nothing_over(game: Game, name: str, zone: str, evidence: Evidence) -> bool:
+    """A card out of sight where nothing in sight could lie over it (see :data:`NOTHING_OVER`)."""
+    kind = zones.parse_zone(zone).kind
+    if kind == "river":
+        return zone not in evidence.seen.values() and name in evidence.long_out
+    return kind == "mountain" and game.phase is Phase.PLAY and name in evidence.left_alone
 
 
 def table_cards(game: Game) -> Iterator[tuple[Card, str]]:
@@ -160,31 +193,32 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     best_at: dict[str, float] = {}
     nodes = 0
 
-    def visit(state: Game, events: tuple[Event, ...], played: dict[str, str], undo: int, spent: float) -> None:
+    def visit(state: Game, events: tuple[Event, ...], times: tuple[float | None, ...], played: dict[str, str],
+              undo: str, spent: float) -> None:
         nonlocal nodes
         nodes += 1
-        cost = misfit(state, evidence, played) + spent + _order_cost(events, evidence) + UNDO_COST[undo]
+        cost = misfit(state, evidence, played) + spent + _order_cost(events, times) + UNDO_COST[undo]
         key = state.text()
         if best_at.get(key, float("inf")) <= cost:
             return  # the same table by another way, no better
         best_at[key] = cost
-        found.append(Explanation(events, cost, state, undo=min(undo, 1)))
-        if len(events) >= depth or nodes >= MAX_NODES:
+        found.append(Explanation(events, cost, state, undo=1 if undo else 0))
+        if _depth(events) >= depth or nodes >= MAX_NODES:
             return
         for event in candidates(state, evidence):
             if state.validate(event) is not None:
                 continue
             child = state.copy()
             child.push(event, force=True)  # validated above
-            visit(child, (*events, event), {**played, **_laid_where(event, evidence)}, undo,
-                  spent + _event_cost(state, event, evidence, events))
+            visit(child, (*events, event), (*times, _when(state, event, evidence)),
+                  {**played, **_laid_where(event, evidence)}, undo, spent + _event_cost(state, event, evidence, events))
 
-    visit(game.copy(), (), {}, 0, 0.0)
+    visit(game.copy(), (), (), {}, "", 0.0)
     back = taken_back(game, evidence)
     if back:
         before = game.copy()
         before.pop()
-        visit(before, (), {}, 1 if back == "uncovered" else 2, 0.0)
+        visit(before, (), (), {}, back, 0.0)
     best_by_state: dict[str, Explanation] = {}
     for explanation in found:
         key = explanation.game.text()
@@ -200,14 +234,30 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     return Explanation(best.events, best.cost, best.game, rival, best.undo)
 
 
+def _depth(events: tuple[Event, ...]) -> int:
+    """How deep a sequence goes: claims do not count.
+
+    A destruction noticed late (its completion under a card nobody read, the
+    claims made while the mountain lay in sight) is a run of claims, one per
+    color that left, each forced by what left: the players' choices are the
+    plays before them. Without this a completion followed by several claims
+    outgrew the look and the last play was taken back instead, then every
+    move after it was warned.
+    """
+    return sum(not isinstance(event, Claim) for event in events)
+
+
 def taken_back(game: Game, evidence: Evidence) -> str:
     """Whether the player may have taken the last play back: its cards are all out of sight.
 
     ``"uncovered"`` when nothing in sight could lie over them, ``"covered"``
-    when something could (a later card where they lay), ``""`` when not.
+    when something could (a later card where they lay), ``"picked"`` for a
+    claim nobody saw whose player picks again, ``""`` when not.
     """
     last = _last_event(game)
     if isinstance(last, Claim):
+        if _picked_again(game, last, evidence):
+            return "picked"
         return "uncovered" if _claimed_another_card(game, last, evidence) or _claim_still_there(
             game, last, evidence) else ""
     if not isinstance(last, MountainPlay | FieldPlay) or not last.cards:
@@ -233,6 +283,24 @@ def _claimed_another_card(game: Game, claim: Claim, evidence: Evidence) -> bool:
         return seen_at != zone and zones.parse_zone(seen_at).kind == "river"  # in the other player's river
     return any(z == zone and COLOR_OF[parse_card(c)] == claim.color and game.location(parse_card(c)) == UNSEEN
                for c, z in evidence.seen.items())
+
+
+def _picked_again(game: Game, claim: Claim, evidence: Evidence) -> bool:
+    """The last claim went out of sight (a cup, the pile) and its player now lays the next color in their river.
+
+    Nothing showed who made the unseen claim: the other player picked it, a
+    field card nobody read having made them the first picker. Without this
+    the wrong picker stood and every pick after it was out of turn.
+    """
+    mandala = game.destroying
+    before = game.copy()
+    before.pop()
+    if mandala is None or game.turn == claim.player or len(game.river(claim.player)) > len(
+            before.river(claim.player)):
+        return False
+    rivers = {zones.river(claim.player, space)
+              for space in range(len(game.river(claim.player)) + 1, MANDALA.river_spaces + 1)}
+    return any(evidence.seen.get(card_name(c)) in rivers for c in game.mountain(mandala))
 
 
 def _claim_still_there(game: Game, claim: Claim, evidence: Evidence) -> bool:
@@ -286,7 +354,9 @@ def _claim_seen(state: Game, claim: Claim, evidence: Evidence) -> bool:
     names = [card_name(c) for c in state.mountain(mandala) if COLOR_OF[c] == claim.color]
     if any(evidence.seen.get(name, mountain) != mountain for name in names):
         return True
-    return bool(names) and all(evidence.gone.get(name) == mountain for name in names)
+    # Out of sight with nothing in sight that could lie over them: they left (a hand may still hide them for
+    # a moment, which is why this is a sign for the claim and not yet "gone" for the table).
+    return bool(names) and all(evidence.gone.get(name) == mountain or name in evidence.uncovered for name in names)
 
 
 def _obligations(game: Game) -> tuple[object, ...]:
@@ -298,17 +368,36 @@ def _scores(game: Game) -> tuple[object, ...]:
     return tuple((game.score(p).points, game.cup_size(p), game.river(p)) for p in (0, 1))
 
 
-def _order_cost(events: tuple[Event, ...], evidence: Evidence) -> float:
-    """Events against the order their cards were laid in, and two players' moves laid in one instant."""
-    times = [_laid(event, evidence) for event in events]
-    inversions = sum(1 for a, b in combinations(times, 2) if a is not None and b is not None and a > b + ORDER_SLACK_S)
+def _order_cost(events: tuple[Event, ...], times: tuple[float | None, ...]) -> float:
+    """Events against the order they showed in, and two players' moves laid in one instant.
+
+    A claim shows by its color leaving the mountain (one hand may hide two colors at once) or by its card in a
+    river, where the play that completed the mandala may show only as that card: claims are never "laid in one
+    instant" with another move.
+    """
+    inversions = sum(CLAIM_ORDER if isinstance(e, Claim) and isinstance(f, Claim) else ORDER
+                     for (a, e), (b, f) in combinations(zip(times, events, strict=True), 2)
+                     if a is not None and b is not None and a > b + ORDER_SLACK_S)
     together = sum(1 for (a, e), (b, f) in combinations(zip(times, events, strict=True), 2)
                    if a is not None and b is not None and abs(a - b) < GESTURE_S
-                   and getattr(e, "player", None) != getattr(f, "player", None))
-    return ORDER * inversions + TWO_HANDS * together
+                   and getattr(e, "player", None) != getattr(f, "player", None)
+                   and not isinstance(e, Claim) and not isinstance(f, Claim))
+    return inversions + TWO_HANDS * together
 
 
-def _laid(event: Event, evidence: Evidence) -> float | None:
+def _when(state: Game, event: Event, evidence: Evidence) -> float | None:
+    """When an event showed on the table: its first card laid, or for a claim its color's first card leaving
+    (out of sight, or laid where the claim put it)."""
+    if isinstance(event, Claim):
+        mandala = state.destroying
+        if mandala is None:
+            return None
+        mountain = zones.mountain(mandala)
+        names = [card_name(c) for c in state.mountain(mandala) if COLOR_OF[c] == event.color]
+        left = [evidence.left_at[name] for name in names if name in evidence.left_at]
+        left += [evidence.laid_at[name] for name in names
+                 if evidence.seen.get(name, mountain) != mountain and name in evidence.laid_at]
+        return min(left) if left else None
     times = [evidence.laid_at[name] for name in (card_name(c) for c in getattr(event, "cards", ()) or ())
              if name in evidence.laid_at]
     return min(times) if times else None
@@ -468,8 +557,11 @@ def _unnoticed_completions(game: Game, evidence: Evidence) -> list[Event]:
         if not game.hidden[mountain_zone(mandala)] or len(colors_in(game.mandala_colors(mandala))) < 5:
             continue
         names = [card_name(c) for c in game.mountain(mandala)]
+        # Mountain cards only leave in a destruction: one out of sight with nothing in sight that could lie
+        # over it was claimed (a cup, the pile), however many claims followed.
         claimed = any(zones.parse_zone(evidence.seen[n]).kind in ("river", "discard") for n in names
-                      if n in evidence.seen) or any(evidence.gone.get(n) == mountain for n in names)
+                      if n in evidence.seen) or any(evidence.gone.get(n) == mountain or n in evidence.left_alone
+                                                    for n in names)
         if not claimed:
             continue
         missing = [c for c in COLORS if not game.mandala_colors(mandala) >> c & 1]

@@ -605,12 +605,44 @@ class Tracker:
         gone = self._gone_cards(view)
         if self.catching_up:
             gone.update(self._claimed_while_away(view, gone))
+        last_claim = self._last_claim_gone(view)
+        gone.update(last_claim)
+        # When each card went out of sight, unless a card laid in its zone then covered it (a tight fan).
+        laid_by_zone: dict[str, list[float]] = {}
+        for card, zone in view.cards.items():
+            laid_by_zone.setdefault(zone, []).append(view.laid_at.get(card, -math.inf))
+        left_at = {name: self.vanished_at[name] for name in [*(card_name(c) for c, _ in table_cards(game)), *last_claim]
+                   if name not in view.cards and name in self.vanished_at and not any(
+                       -COVERED_BY_S <= self.vanished_at[name] - at <= GESTURE_S
+                       for at in laid_by_zone.get(last_claim.get(name) or zones.expected_zone(game, parse_card(name))
+                                                  or "", ()))}
         return Evidence(seen, glimpses, laid, stale, gone,
                         unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time,
                         uncovering=frozenset(z for c, z in self.rest_view.cards.items()
                                              if zones.parse_zone(z).kind == "mountain"
                                              and view.cards.get(c, z) != z),  # moved out, not covered
-                        uncovered=uncovered, swept_since=self.swept_since)
+                        uncovered=uncovered, swept_since=self.swept_since, left_at=left_at,
+                        long_out=frozenset(c for c, at in left_at.items() if view.time - at >= self.claim_confirm_s),
+                        left_alone=frozenset(c for c in uncovered if c in left_at and not any(
+                            other != c and abs(at - left_at[c]) <= TOGETHER_S for other, at in left_at.items())))
+
+    def _last_claim_gone(self, view: View) -> dict[str, str]:
+        """The cards the last claim took, out of sight: they left the mountain for good, whoever took them.
+
+        Says so to the explanation that takes the claim back to give it to the other player.
+        """
+        game = self.game
+        assert game is not None
+        last = game.stack[-1][0] if game.stack else None
+        if not isinstance(last, Claim):
+            return {}
+        before = game.copy()
+        before.pop()
+        if before.destroying is None:
+            return {}
+        mountain = zones.mountain(before.destroying)
+        return {card_name(c): mountain for c in before.mountain(before.destroying)
+                if COLOR_OF[c] == last.color and card_name(c) not in view.cards}
 
     def _explain(self, view: View, found: _Pass) -> None:
         game = self.game
@@ -1163,7 +1195,8 @@ class Tracker:
         assert game is not None
         for name in sorted(self.stand_ins):
             standing = parse_card(name)
-            zone = view.cards.get(name)
+            # Glimpsed counts too: a stand-in dropped onto the squared pile under the next card of a discard.
+            zone = view.cards.get(name) or (self.glimpses[name][0] if name in self.glimpses else None)
             if zone is not None and zones.expected_zone(game, standing) != zone:
                 replacement = stand_in(game, COLOR_OF[standing], {*view.cards, *self.glimpses})
                 if replacement is None or not self._exchange(standing, replacement, found, real=False):
@@ -1249,7 +1282,7 @@ class Tracker:
     def _remember_glimpses(self, view: View) -> None:
         for card, (zone, at) in view.gone.items():
             self.vanished_at[card] = at
-            hidden = self.game is None or self.game.location(parse_card(card)) == UNSEEN
+            hidden = self.game is None or self.game.location(parse_card(card)) == UNSEEN or card in self.stand_ins
             if card not in self.rest_view.cards and hidden:
                 self.glimpses[card] = (zone, at)
         for card in [c for c, (_, at) in self.glimpses.items() if c in view.cards or view.time - at > GLIMPSE_KEEP_S]:
@@ -1279,6 +1312,9 @@ class Tracker:
             self.mat_cleared = True
 
 
+COVERED_BY_S = 1.5
+"""A card that went out of sight this shortly before another was laid in its zone (the hand laying it first) was
+covered by it, not taken away."""
 TOGETHER_S = 1.5
 """Cards that went out of sight this close together went together (under one hand)."""
 LONG_ABSENCE_S = 10.0

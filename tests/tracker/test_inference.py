@@ -433,3 +433,80 @@ def test_a_cup_laid_out_shows_the_real_card_of_a_stand_in() -> None:
     game = table.tracker.game
     assert game is not None and set(game.known[CUPS[0]]) == set(cards("R03", "Y07")) and game.cup_size(0) == 2
     assert not table.tracker.stand_ins
+
+
+def _m1_complete_unnoticed_in_a_tight_fan() -> ScriptedTable:
+    """p2's K01 completed m1 over a card nobody read (the sixth color, orange); the tracker has m1 at five colors.
+
+    The mountain is a tight fan (R01, P01, K01 20 mm apart: each may lie over the one before), p1 picks
+    first (1-1, p2 completed it), and every color of m1 is in its claimer's river: the claims go into cups.
+    """
+    position = Position(mountains=(cards("R01", "P01", "K01"), cards("Y09", "G09")), unseen_mountains=(1, 0),
+                        fields=((cards("Y02"), cards("G02")), ((), ())),
+                        rivers=(cards("O06", "P06"), cards("R06", "K06")), hands=(6, 6), phase=Phase.PLAY, turn=0)
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    for name, zone, x in (("R01", "m1.mountain", 0.0), ("P01", "m1.mountain", 20.0), ("K01", "m1.mountain", 40.0),
+                          ("Y09", "m2.mountain", 300.0), ("G09", "m2.mountain", 320.0), ("Y02", "m1.field.p1", 0.0),
+                          ("G02", "m1.field.p2", 150.0), ("O06", "p1.river.1", 500.0), ("P06", "p1.river.2", 580.0),
+                          ("R06", "p2.river.1", 700.0), ("K06", "p2.river.2", 780.0)):
+        table.put(zone, name, at=(x, 100.0))
+    table.tracker.resume(build(position))
+    table.settle()
+    assert not table.warnings() and not table.events()
+    return table
+
+
+def test_a_completion_noticed_only_after_several_claims_is_followed_claim_by_claim() -> None:
+    # p1 claims orange (the unread card: nothing changes in sight), p2 red, p1 purple, p2 black, each into the
+    # cup; each card left the fan with others still in sight that could have covered it, so nothing shows
+    # the destruction until the mountain is empty. Then it is four claims after the completion, more than one
+    # look's depth of plays: not the last play taken back and every move after it warned.
+    table = _m1_complete_unnoticed_in_a_tight_fan()
+    for name in ("R01", "P01", "K01"):
+        table.take(name).hold(2.0)                                  # a grab, the cards put away, the next pick
+    table.take("Y02", "G02").put("discard", "G02").settle()        # the fields swept onto the pile
+    assert not table.warnings() and not [u for u in table.updates if u.undone]
+    events = [e.event for e in table.events()]
+    assert [type(e) for e in events] == [Correction, Claim, Claim, Claim, Claim]
+    assert events[1:] == [Claim(0, parse_color("O")), Claim(1, parse_color("R")), Claim(0, parse_color("P")),
+                          Claim(1, parse_color("K"))]                   # in the order the colors left
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.REFILL
+    assert game.cup_size(0) == 4 and game.cup_size(1) == 4          # 2 dealt each, 2 claimed
+
+
+def test_a_stand_in_glimpsed_on_the_pile_under_the_next_card_gives_way() -> None:
+    # The yellow card named for p1's unread claim is dropped on the squared pile, then covered by the next card
+    # of the same discard before the table rests: seen for a moment only, it still never lay in p1's cup.
+    table = _destroying_m1_with_a_card_unread()
+    table.take("R01").put("p2.river.1", "R01").settle()
+    (named,) = table.tracker.stand_ins
+    table.take("P01").put("p1.river.2", "P01").settle()
+    table.take("O02", "K02", "G02").put("discard", "O02", "K02", "G02").settle()
+    table.put("m1.mountain", "R05", "O05").settle()
+    table.put("discard", named).hold(0.4)
+    table.put("discard", "Y12").hold(1.5, hidden=(named,))
+    assert not table.warnings()
+    assert table.events()[-1].event == Discard(1, cards(named, "Y12"))
+    (other,) = table.tracker.stand_ins
+    game = table.tracker.game
+    assert game is not None and other[0] == "Y" and other != named and game.location(card(other)) == CUPS[0]
+
+
+def test_an_unseen_pick_is_given_to_the_other_player_when_the_next_pick_shows_whose_it_was() -> None:
+    # 1-1 in m1's fields and p1 completed it: p2 should pick first. Purple leaves into a cup (both rivers hold
+    # purple: no sign of who took it), then R01 lands in p2's river. So p1 took purple: p1's field held a card
+    # nobody read, which made p1 the first picker.
+    position = Position(mountains=(cards("P01", "R01"), cards("Y09", "G09")),
+                        fields=((cards("Y02"), cards("G02")), ((), ())), rivers=(cards("P05"), cards("P06")),
+                        hands=(6, 6), phase=Phase.CLAIM, destroying=0, completer=0, turn=1)
+    seen = {"P01": "m1.mountain", "R01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
+            "Y02": "m1.field.p1", "G02": "m1.field.p2", "P05": "p1.river.1", "P06": "p2.river.1"}
+    table = _resumed(position, seen)
+    table.take("P01").hold(4.0)                                    # gone for good: a claim (p2's, as it stands)
+    table.take("R01").put("p2.river.2", "R01").settle()
+    assert not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.cup_size(0) == 3 and game.cup_size(1) == 2      # 2 dealt each; P01 is p1's
+    assert game.river(1) == cards("P06", "R01") and game.phase is Phase.REFILL
+    assert [type(e.event) for e in table.events()][-3:] == [Correction, Claim, Claim]   # the recount, both picks
