@@ -283,12 +283,25 @@ def draw_over(draw: ImageDraw.ImageDraw, model: DisplayModel, size: Size = SIZE)
         t.centered(draw, 16, _("SHOW CUPS"), t.LARGE, width)
         t.centered(draw, 39, _("so far P1 {one}  P2 {two}").format(one=over.scores[0], two=over.scores[1]),
                    t.SMALL, width)
-        t.centered(draw, 51, _("{count} cup cards to show").format(count=over.unknown), t.SMALL, width)
+        t.centered(draw, 51, _cups_to_show_line(model, over.unknown), t.SMALL, width)
         return
     t.centered(draw, 16, _winner_text(over), t.LARGE, width)
     scores = _("P1 {one} pts  P2 {two} pts").format(one=over.scores[0], two=over.scores[1])
     t.centered(draw, 39, scores, t.SMALL, width)
     t.centered(draw, 51, _over_footer(over), t.SMALL, width)
+
+
+def _cups_to_show_line(model: DisplayModel, total: int) -> str:
+    # Name whose cup is asked for: "SHOW CUPS" alone had both players turning their cups over.
+    asked = model.cups_to_show
+    if len(asked) == 1:
+        name = asked[0]
+        return _("{player}: show {count} cup cards").format(
+            player=_player_label(name), count=model.player(name).unknown_cup)
+    if len(asked) == 2:
+        one, two = (model.player(name).unknown_cup for name in asked)
+        return _("to show: P1 {one}  P2 {two}").format(one=one, two=two)
+    return _("{count} cup cards to show").format(count=total)
 
 
 def _winner_text(over: GameOver) -> str:

@@ -96,3 +96,19 @@ def test_phase_screens_only_on_the_main_page() -> None:
 
 def test_unknown_reason_code_still_gets_a_readable_title() -> None:
     assert warning_title("hand-over-zone") == "HAND OVER ZONE"
+
+
+def test_show_cups_names_the_player_whose_cup_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only P2's starting cup cards are unseen: the screen must not send P1 to turn theirs over.
+    from companion.tracker.display import GameOver, PlayerView
+    from companion.ui import screens
+
+    lines: list[str] = []
+    monkeypatch.setattr(screens.t, "centered", lambda draw, y, text, *args, **kwargs: lines.append(text))
+    model = DisplayModel(phase="over", turn="p1", deck=0,
+                         players=(PlayerView(hand=0, score=30, unknown_cup=0),
+                                  PlayerView(hand=0, score=27, unknown_cup=1)),
+                         over=GameOver(scores=(30, 27), winner="p1", cups=(12, 11), unknown=1))
+    render(model, UiState())
+    assert "P2: show 1 cup cards" in lines
+    assert not any("P1:" in line for line in lines)
