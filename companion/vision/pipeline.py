@@ -172,6 +172,8 @@ class UnreadCrop:
     """The frame (:attr:`VisionPipeline.frames` count) in which the crop's pixels last changed."""
     scale: StickerScale
     """The stickers' expected size where the crop lies."""
+    other_sticker: bool = False
+    """Left by a cold scan as the other sticker of a card read (OTHER_STICKER_SLACK_MODULES), not as a failure."""
 
 
 @dataclass(frozen=True)
@@ -624,7 +626,7 @@ class VisionPipeline:
         for i in order:
             box, scale = boxes[i], scales[i]
             if others and _explained(box, margin, others):
-                later.append(UnreadCrop(box, (), changed, scale))
+                later.append(UnreadCrop(box, (), changed, scale, other_sticker=True))
                 continue
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
             reading = self._first_pass(crop, scale)
@@ -635,7 +637,8 @@ class VisionPipeline:
                            if card_id_from_payload(s.payload) is not None]
         for box, scale, crop, reading in begun:
             if reading.blind and others and _explained(box, margin, others):
-                later.append(UnreadCrop(box, (), changed, scale))  # the other sticker of a card read, unread at first
+                # The other sticker of a card read, unread at first.
+                later.append(UnreadCrop(box, (), changed, scale, other_sticker=True))
                 continue
             found, missed = self._further_passes(crop, scale, reading)
             dx, dy = max(0, box.x), max(0, box.y)
@@ -663,8 +666,9 @@ class VisionPipeline:
         """
         assert self._mapping is not None
         fresh = self._unread[first:]
-        # Crops with a located symbol, or large enough to hide a whole sticker (not a covered one's corner).
-        tiny = [crop for crop in fresh if crop.scale.module_px < TINY_MODULE_PX and (
+        # Crops with a located symbol, or large enough to hide a whole sticker (not a covered one's corner);
+        # not the other sticker of a card read, which the cold scan left for later to save time.
+        tiny = [crop for crop in fresh if not crop.other_sticker and crop.scale.module_px < TINY_MODULE_PX and (
             crop.spots or min(crop.box.width, crop.box.height) >= BLIND_RETRY_STICKERS * crop.scale.sticker_px)]
         if not tiny:
             return []
