@@ -86,8 +86,32 @@ class FiducialDetector:
             if marker_id not in self.ids or marker_id in found:
                 continue  # a foreign marker, or a second copy we cannot tell apart
             coarse = marker_corners.reshape(4, 2).astype(np.float64) * step + (x0, y0)
-            found[marker_id] = FiducialSighting(marker_id, _refine(frame, coarse, step))
+            found[marker_id] = self._sighting(frame, marker_id, coarse, step)
         return found
+
+    def _sighting(self, frame: np.ndarray, marker_id: int, coarse: np.ndarray, step: int) -> FiducialSighting:
+        """The marker's sub-pixel corners, from its corners in the thumbnail (``coarse``, frame pixels).
+
+        The thumbnail's corners are up to a step off, and the refinement's
+        window must stay inside one of the marker's cells. A marker much
+        smaller than the step was chosen for (a wide lens's edges: at 1080p,
+        k1 = -0.3, 36 px against the middle's 66, at a step of 3) has cells
+        too small for a window that reaches a corner a step away: the corner
+        stayed where the thumbnail put it, 3 px off, and three such markers
+        along one edge tilted the whole mapping (cards 11 mm off on the far
+        side; docs/benchmarks.md, "6-table run on main"). Such a marker is
+        found again around where it is, at a step its cells allow.
+        """
+        half = _window_px(coarse, step)
+        if half < step:
+            finer = max(1, half - 1)
+            side = _side_px(coarse)
+            around = Region(int(coarse[:, 0].min() - side), int(coarse[:, 1].min() - side),
+                            int(3 * side) + 1, int(3 * side) + 1)
+            again = self.detect(frame, finer, around, thorough=True).get(marker_id)
+            if again is not None:
+                return again
+        return FiducialSighting(marker_id, _refine(frame, coarse, step))
 
     def _sized(self, longest_px: int) -> cv2.aruco.ArucoDetector:
         """The fast detector, told how large a marker may be in an image this size.
@@ -137,10 +161,7 @@ def _refine(frame: np.ndarray, coarse: np.ndarray, step: int) -> Corners:
     # Plain arithmetic on four corners: numpy's per-call overhead was most of this function's
     # time (0.2 ms a marker, 2 ms of a 1080p cold scan's ten).
     pts = [(float(x), float(y)) for x, y in coarse.tolist()]
-    side = sum(math.dist(pts[i - 1], pts[i]) for i in range(4)) / 4.0
-    # The window must stay inside one marker cell (a sixth of the side) and
-    # cover the thumbnail's sampling error (one step).
-    half = int(max(2, min(side / 12.0, 2 * step + 2)))
+    half = _window_px(coarse, step)
     margin = half + 2 * step + 2
     xs, ys = [x for x, _ in pts], [y for _, y in pts]
     height, width = frame.shape[:2]
@@ -157,3 +178,16 @@ def _refine(frame: np.ndarray, coarse: np.ndarray, step: int) -> Corners:
     if max(math.dist(a, b) for a, b in zip(refined, start, strict=True)) > 2 * step + half:
         refined = start  # refinement ran off to another corner
     return tuple((x + x0, y + y0) for x, y in refined)  # type: ignore[return-value]
+
+
+def _side_px(corners: np.ndarray) -> float:
+    # Plain arithmetic on four points: numpy's per-call overhead costs more than the sums.
+    pts = [(float(x), float(y)) for x, y in corners.tolist()]
+    return sum(math.dist(pts[i - 1], pts[i]) for i in range(len(pts))) / len(pts)
+
+
+def _window_px(coarse: np.ndarray, step: int) -> int:
+    """Half the corner refinement's window (px) for a marker found at ``step``."""
+    # The window must stay inside one marker cell (a sixth of the side) and
+    # cover the thumbnail's sampling error (one step).
+    return int(max(2, min(_side_px(coarse) / 12.0, 2 * step + 2)))

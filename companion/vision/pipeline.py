@@ -69,8 +69,15 @@ SHARPEN_SIGMA_PX = 1.0
 # (three sigmas) on 8-bit crops, the sharpened crop within a grey level of it.
 SHARPEN_KERNEL = (2 * math.ceil(2 * SHARPEN_SIGMA_PX) + 1,) * 2
 # A crop narrower than this (in stickers, margins included) where nothing was
-# located holds at most part of a sticker: not worth a second pass.
-BLIND_RETRY_STICKERS = 1.5
+# located holds at most part of a sticker: not worth a second pass. A crop is
+# its textured core plus MARGIN_STICKERS each side, and blur thins a whole
+# code's core (the texture reaches the density threshold only in its middle):
+# a blurred whole sticker at 1080p (2.6 px per module, blur 1.1 px) left a core
+# of 0.54-0.59 sticker, under the 0.6 that 1.5 stickers asked for, and was never
+# given the pass that reads it (docs/benchmarks.md, "6-table run on main").
+# From a core of half a sticker: on the benchmark's tables 0.8 more crops per
+# 1080p table and 2.3 per 12 MP table get their further passes.
+BLIND_RETRY_STICKERS = 2 * MARGIN_STICKERS + 0.5
 # Side of the window decoded again around a symbol located but not read, in
 # stickers: a sticker at any rotation with a little margin.
 RETRY_WINDOW_STICKERS = 2.0

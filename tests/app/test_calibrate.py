@@ -295,9 +295,11 @@ def test_a_wide_lens_is_fitted_and_read_through_everywhere(layout: Layout, tmp_p
     # 12 MP, cloth creased 2.8 mm: the fiducials 2.4 px (0.4 mm) off any lens; a 2 px limit threw it away.
     ((4608, 2592), {"tilt_deg": 2.5, "tilt_axis_deg": 60.0, "roll_deg": -2.8, "blur_sigma": 1.36,
                     "noise_sigma": 3.2, "crease": 2.8, "seed": 5}, (2.0, 3.0)),
-    # 1080p tilted 9 degrees, glare: 6 fiducials, 1.5 px, which is more than 0.8 mm there.
+    # 1080p tilted 9 degrees, glare, the cloth lifted up to 8 mm: 6 fiducials, 1.4 px, which is more than
+    # 0.8 mm there (the edge markers are small). Without the lift the fit is 0.5 px (it was 1.5 px while the
+    # small edge markers' corners came out 3 px off: tests/vision/test_fiducials.py).
     ((1920, 1080), {"tilt_deg": 9.06, "tilt_axis_deg": 273.7, "roll_deg": -0.94, "light_gain": 1.44, "glare": 0.35,
-                    "noise_sigma": 2.9, "crease": 0.83, "seed": 4}, (1.0, 2.0)),
+                    "noise_sigma": 2.9, "crease": 0.83, "lift_mm": 8.0, "seed": 4}, (1.0, 2.0)),
 ])
 def test_a_wide_lens_fit_is_kept_within_a_few_pixels_or_a_millimetre(
         layout: Layout, resolution: tuple[int, int], scene: dict[str, Any], rms_px: tuple[float, float]) -> None:

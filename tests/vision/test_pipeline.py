@@ -254,6 +254,25 @@ def test_an_old_card_with_one_sticker_is_read_where_it_lies(layout: Layout, rend
     assert math.dist(seen.center_mm, card.center_mm) < 1.5
 
 
+def test_a_blurred_whole_sticker_in_a_small_crop_gets_its_further_passes(layout: Layout) -> None:
+    """A table of the wide-lens benchmark (1080p, k1 -0.05, blur 1.1 px, dim light) read through the lens
+    calibrate fitted there: Y01's one visible sticker (2.6 px per module) left a textured core of 0.54
+    sticker, a crop of 1.44 stickers with its margins; the first pass read nothing, and a crop under 1.5
+    stickers got no other pass, though the next one reads it."""
+    from companion.sim.scene import SceneOptions, render_table
+    from companion.vision.lens import LensModel
+
+    options = SceneOptions(resolution=(1920, 1080), hfov_deg=102.0, tilt_deg=2.3966, tilt_axis_deg=19.2343,
+                           roll_deg=0.251, light_gain=0.605, gradient=0.0381, vignette=0.1087, blur_sigma=1.1194,
+                           noise_sigma=1.6213, jpeg_quality=75, glare=0.2627, crease=1.6772,
+                           distortion=(-0.05, 0.05 / 3, 0.0, 0.0, 0.0), seed=3)
+    cards = [PlacedCard("Y01", (298.6515, 356.4713), 217.1062), PlacedCard("R06", (372.2971, 358.9689), 236.8746)]
+    fitted = LensModel((1920, 1080), ((818.452380952381, 0.0, 959.5), (0.0, 818.452380952381, 539.5), (0.0, 0.0, 1.0)),
+                       (-0.08836445420220035, 0.04781798603341039, 0.0, 0.0, -0.007803493657970202))
+    seen = VisionPipeline(layout, lens=fitted).scan(render_table(layout, cards, options).image)
+    assert {c.card_id for c in seen.cards} == {"Y01", "R06"}
+
+
 def test_modules_a_wide_lens_shrank_get_more_passes_and_crowds_in_tiles(layout: Layout) -> None:
     """At the mat's edges through a wide lens (2.0-2.4 px per module at 1080p) a sticker needs passes the
     design point does not, and a crop several stickers across is decoded in tiles; elsewhere nothing changes."""
