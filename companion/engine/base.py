@@ -18,7 +18,15 @@ written to an undo log.
 **Undo.** :meth:`BaseGame.push` marks the log with the few scalar fields
 (phase, turn...); :meth:`BaseGame.pop` undoes the log back to the mark and
 restores them, so undoing costs what the event cost, not what the game
-did before it. Derived data (color masks) is rebuilt from the zones.
+did before it. Derived data (color masks, the hands' cards by color) is
+rebuilt from the zones.
+
+**Hands by color.** Every decision of either ruleset asks which colors the
+hand to play from holds and then which of its cards have the chosen color.
+So the move primitives keep each hand's known cards also by color
+(``hand_groups``, in hand order) and the hand's colors as a mask
+(``hand_colors``): neither the legal-action generator nor random play scans
+a hand.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from importlib import import_module
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from companion.engine.cards import COLOR_BIT, Card, Player, card_name, colors_mask, player_title
+from companion.engine.cards import COLOR_BIT, COLOR_OF, GOLD, Card, Player, card_name, colors_mask, player_title
 from companion.engine.rules import Rules
 from companion.engine.violations import Reason, Violation
 from companion.errors import IllegalEventError, InvalidEventError, InvalidStateTextError, PositionError
@@ -105,8 +113,10 @@ class BaseGame(Generic[SetupT, EventT]):
     _get_scalars: ClassVar[Callable[[Any], tuple[object, ...]]]
     _mask_index: ClassVar[tuple[int, ...]]
     """For each location (zones, then UNSEEN): its index in ``masks``, or -1."""
+    _hand_of: ClassVar[tuple[int, ...]]
+    """For each location (zones, then UNSEEN): the player whose hand it is, or -1."""
 
-    __slots__ = ("_log", "base", "hidden", "known", "loc", "masks", "stack")
+    __slots__ = ("_log", "base", "hand_colors", "hand_groups", "hidden", "known", "loc", "masks", "stack")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -122,6 +132,9 @@ class BaseGame(Generic[SetupT, EventT]):
             raise TypeError(f"{cls.__name__}.SCALARS must start with the phase and the turn")
         cls._get_scalars = attrgetter(*cls.SCALARS)
         cls._mask_index = tuple(cls.MASKED.index(z) if z in cls.MASKED else -1 for z in range(cls.ZONE_COUNT + 1))
+        cls._hand_of = tuple(cls.HANDS.index(z) if z in cls.HANDS else -1 for z in range(cls.ZONE_COUNT + 1))
+        if any(cls._mask_index[z] >= 0 for z in cls.HANDS):
+            raise TypeError(f"{cls.__name__}: a hand is not a masked zone (its colors are kept by color)")
 
     def __init__(self, setup: SetupT) -> None:
         self._start()
@@ -162,6 +175,20 @@ class BaseGame(Generic[SetupT, EventT]):
         """The colors in each zone of ``MASKED``, as bit masks (bit ``color``)."""
         for zone in self.MASKED:
             self._recompute_mask(zone)
+        self.hand_groups: list[list[list[Card]]] = [[], []]
+        """Each player's known hand cards by color (``hand_groups[player][color]``, gold too), in hand order."""
+        self.hand_colors = [0, 0]
+        """The colors of each player's known hand cards, as bit masks."""
+        for player in (0, 1):
+            self._derive_hand(player)
+
+    def _derive_hand(self, player: Player) -> None:
+        cards = self.known[self.HANDS[player]]
+        groups: list[list[Card]] = [[] for _ in range(GOLD + 1)]
+        for card in cards:
+            groups[COLOR_OF[card]].append(card)
+        self.hand_groups[player] = groups
+        self.hand_colors[player] = colors_mask(cards)
 
     def _recompute_mask(self, zone: int) -> None:
         self.masks[self._mask_index[zone]] = colors_mask(self.known[zone])
@@ -474,28 +501,63 @@ class BaseGame(Generic[SetupT, EventT]):
             self._log.append((_MOVE, card, where, index, target))
             if masked[where] >= 0:
                 self._recompute_mask(where)
+            else:
+                player = self._hand_of[where]
+                if player >= 0:  # out of a hand: out of its color group (inline: every play does it)
+                    group = self.hand_groups[player][COLOR_OF[card]]
+                    group.remove(card)
+                    if not group:
+                        self.hand_colors[player] &= ~COLOR_BIT[card]
         known[target].append(card)
         loc[card] = target
         if masked[target] >= 0:
             self.masks[masked[target]] |= COLOR_BIT[card]
+        else:
+            player = self._hand_of[target]
+            if player >= 0:
+                self.hand_groups[player][COLOR_OF[card]].append(card)
+                self.hand_colors[player] |= COLOR_BIT[card]
 
     def _move_cards(self, cards: Sequence[Card], zone: int, target: int) -> None:
-        """:meth:`_move` each card in turn; the common case (known cards, no color mask to keep) inline."""
-        masked = self._mask_index
-        if masked[zone] >= 0 or masked[target] >= 0:
+        """:meth:`_move` each card in turn; the common cases (known cards, no color mask to keep,
+        a draw into a hand or a discard out of one) inline."""
+        masked, hand_of = self._mask_index, self._hand_of
+        if masked[zone] >= 0 or masked[target] >= 0 or (hand_of[zone] >= 0 and hand_of[target] >= 0):
             for card in cards:
                 self._move(card, zone, target)
             return
         loc, source, dest, log = self.loc, self.known[zone], self.known[target], self._log
+        leaving, joining = hand_of[zone], hand_of[target]
+        if leaving >= 0:
+            groups, player = self.hand_groups[leaving], leaving
+        elif joining >= 0:
+            groups, player = self.hand_groups[joining], joining
+        else:
+            groups, player = [], -1
+        colors = self.hand_colors[player] if player >= 0 else 0
         for card in cards:
             if loc[card] != zone:
+                if player >= 0:
+                    self.hand_colors[player] = colors
                 self._move(card, zone, target)
+                if player >= 0:
+                    colors = self.hand_colors[player]
                 continue
             index = source.index(card)
             del source[index]
             log.append((_MOVE, card, zone, index, target))
             dest.append(card)
             loc[card] = target
+            if joining >= 0:
+                groups[COLOR_OF[card]].append(card)
+                colors |= COLOR_BIT[card]
+            elif leaving >= 0:
+                group = groups[COLOR_OF[card]]
+                group.remove(card)
+                if not group:
+                    colors &= ~COLOR_BIT[card]
+        if player >= 0:
+            self.hand_colors[player] = colors
 
     def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:
@@ -513,9 +575,11 @@ class BaseGame(Generic[SetupT, EventT]):
             loc = self.loc
             for card in cards:
                 loc[card] = target
-            for masked in (zone, target):
-                if self._mask_index[masked] >= 0:
-                    self._recompute_mask(masked)
+            for changed in (zone, target):
+                if self._mask_index[changed] >= 0:
+                    self._recompute_mask(changed)
+                elif self._hand_of[changed] >= 0:
+                    self._derive_hand(self._hand_of[changed])
         self._move_unseen(zone, target, self.hidden[zone])
 
     def _split_zone(self, zone: int, targets: list[int]) -> None:
@@ -529,9 +593,11 @@ class BaseGame(Generic[SetupT, EventT]):
         for card, target in zip(cards, targets, strict=True):
             known[target].append(card)
             loc[card] = target
-        for masked in {zone, *targets}:
-            if self._mask_index[masked] >= 0:
-                self._recompute_mask(masked)
+        for changed in {zone, *targets}:
+            if self._mask_index[changed] >= 0:
+                self._recompute_mask(changed)
+            elif self._hand_of[changed] >= 0:
+                self._derive_hand(self._hand_of[changed])
 
     def _unsee(self, zone: int) -> None:
         """The zone's known cards become unseen (which of them left it is not known)."""
@@ -543,6 +609,8 @@ class BaseGame(Generic[SetupT, EventT]):
             loc, unseen = self.loc, self.UNSEEN
             for card in cards:
                 loc[card] = unseen
+            if self._hand_of[zone] >= 0:
+                self._derive_hand(self._hand_of[zone])
 
     def _jump(self, snap: Snapshot) -> None:
         """Replace the whole position (a correction: the table's word), undoably like any move."""

@@ -15,14 +15,13 @@ from operator import itemgetter
 from typing import Any, TypeVar, overload
 
 from companion.engine.base import BaseGame
-from companion.engine.cards import COLOR_OF, Card, Player
+from companion.engine.cards import Card, Player
 from companion.engine.events import Claim, Discard, Event, FieldPlay, MountainPlay, Refill
 from companion.engine.game import (
     CLAIM_KIND,
     DECK,
     DISCARD,
     FIELD_KIND,
-    HANDS,
     MOUNTAIN_KIND,
     Game,
     Phase,
@@ -115,15 +114,11 @@ def random_mountains_action(game: MountainsGame, rng: random.Random) -> Mountain
     """A random legal event of the mountains ruleset (full information needed)."""
     (kind, target, options), index = choose(game.choices(), rng)
     player, option = game.turn, options[index]
-    hand = game.known[MOUNTAINS_HANDS[player]]
     if kind == DRAW_KIND:
         return DrawCards(player, pick(game.known[MOUNTAINS_DECK], option, rng))
     if kind == MOUNTAINS_DISCARD_KIND:
-        return DiscardCards(player, pick(hand, option, rng))
-    group: list[Card] = []
-    for card in hand:  # not a list comprehension: that is a function call of its own (Python 3.11)
-        if COLOR_OF[card] == option:
-            group.append(card)
+        return DiscardCards(player, pick(game.known[MOUNTAINS_HANDS[player]], option, rng))
+    group = game.hand_groups[player][option]  # the hand's cards of the color, in hand order
     card = group[int(rng.random() * len(group))]
     # Events are immutable values, so each start or play is made once and shared: building one
     # costs more than the rest of its move.
@@ -155,8 +150,7 @@ def random_action(game: Game | MountainsGame, rng: random.Random) -> Event | Mou
     player = game.turn
     if kind == CLAIM_KIND:
         return Claim(player, colors[index])
-    color = colors[index]
-    group = [card for card in game.known[HANDS[player]] if COLOR_OF[card] == color]
+    group = game.hand_groups[player][colors[index]]  # the hand's cards of the color, in hand order
     if kind == MOUNTAIN_KIND:
         card = group[int(rng.random() * len(group))]
         return MountainPlay(player, mandala, (card,), draw_cards(game, game.draw_count(kind, player, 1), rng))

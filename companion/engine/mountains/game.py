@@ -26,7 +26,6 @@ from typing import Any, ClassVar, TypeAlias
 from companion.engine.base import BaseGame
 from companion.engine.cards import (
     ALL_COLORS_MASK,
-    COLOR_BIT,
     COLOR_OF,
     COLORS,
     GOLD,
@@ -73,8 +72,31 @@ PLAY_STEP = 1
 DISCARD_STEP = 2
 """The play is done and the hand holds more than 6: the discard is due."""
 
-_COUNTS = tuple(tuple(range(low, RULES.hand_max + 1)) for low in range(RULES.hand_max + 1))
-"""``_COUNTS[n]``: the draw counts from n up to the most any draw takes, built once (not every turn)."""
+HAND_SIZE, HAND_MAX = RULES.hand_size, RULES.hand_max
+"""The hand a draw fills up to, and the most it may hold after the draw (as names for the hot paths)."""
+
+
+def draw_range_of(size: int, deck: int) -> tuple[int, int]:
+    """The fewest and most cards a draw may bring to a hand of ``size`` from a deck of ``deck``.
+
+    A draw brings the hand to between 6 and 9 (none needed from 6 up); a
+    deck too short to reach 6 is drawn whole, and the game ends.
+    """
+    need = HAND_SIZE - size if size < HAND_SIZE else 0
+    if deck < need:
+        return deck, deck
+    most = HAND_MAX - size if HAND_MAX - size < deck else deck
+    return need, most if most > need else need
+
+
+_DRAW_COUNTS = tuple(tuple(tuple(range(low or 1, high + 1)) for low, high in
+                           (draw_range_of(size, deck) for deck in range(HAND_MAX + 1)))
+                     for size in range(HAND_MAX + 1))
+"""``_DRAW_COUNTS[size][deck]``: the counts a draw offers (a draw of none is no draw), for a
+hand and a deck of up to ``HAND_MAX`` cards; a bigger deck offers what one of ``HAND_MAX`` does,
+a bigger hand nothing. Built once, not every turn."""
+_ONE_COUNT = tuple((n,) for n in range(len(RULES.cards) + 1))
+"""``_ONE_COUNT[n]``: ``(n,)``, the one option of a discard of n cards (or of a one-card draw), built once."""
 
 # Kinds of decision, as :meth:`MountainsGame.choices` lists them.
 START_KIND, DRAW_KIND, PLAY_KIND, DISCARD_KIND = range(4)
@@ -172,19 +194,8 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         return next((card for card in self.known[HANDS[player]] if COLOR_OF[card] != GOLD), None)
 
     def draw_range(self, player: Player) -> tuple[int, int]:
-        """The fewest and most cards the turn's draw may bring.
-
-        A draw brings the hand to between 6 and 9 (none needed from 6 up); a
-        deck too short to reach 6 is drawn whole, and the game ends.
-        """
-        known, hidden, rules, hand = self.known, self.hidden, self.rules, HANDS[player]
-        size = len(known[hand]) + hidden[hand]
-        deck = len(known[DECK]) + hidden[DECK]
-        need = rules.hand_size - size if size < rules.hand_size else 0
-        if deck < need:
-            return deck, deck
-        most = rules.hand_max - size if rules.hand_max - size < deck else deck
-        return need, most if most > need else need
+        """The fewest and most cards the turn's draw may bring (:func:`draw_range_of`)."""
+        return draw_range_of(self.hand_size(player), self.deck_size)
 
     def all_colors_laid(self) -> bool:
         """Whether the two mountains together hold all six colors (the round ends)."""
@@ -411,33 +422,31 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         of zero cards (the same as no draw) is not listed.
         """
         phase, player = self.phase, self.turn
-        hand = self.known[HANDS[player]]
         if phase is _PLAY:
-            size, rules = len(hand) + self.hidden[HANDS[player]], self.rules
-            if self.step == DISCARD_STEP:
-                return [(DISCARD_KIND, player, (size - rules.hand_size,))]
-            choices: list[Choice] = []
-            if self.step == DRAW_STEP:
-                low, high = self.draw_range(player)
-                low = low or 1  # a draw of none is the same as no draw
-                counts = _COUNTS[low][:high + 1 - low] if high <= rules.hand_max else tuple(range(low, high + 1))
-                choices.append((DRAW_KIND, player, counts))
-                if size < rules.hand_size:
-                    return choices
-            in_hand = 0
-            for card in hand:  # colors_mask(hand), without a call
-                in_hand |= COLOR_BIT[card]
-            own, other = self.masks[player], self.masks[1 - player]
+            hand, step = HANDS[player], self.step
+            size = len(self.known[hand]) + self.hidden[hand]
+            if step == DISCARD_STEP:
+                excess = size - HAND_SIZE
+                return [(DISCARD_KIND, player, _ONE_COUNT[excess] if excess > 0 else (excess,))]
+            in_hand = self.hand_colors[player]
+            masks = self.masks
+            own, other = masks[player], masks[1 - player]
             gold = in_hand & GOLD_BIT
             into_own = (in_hand & ~other & ALL_COLORS_MASK) | (gold if own & ALL_COLORS_MASK else 0)
             into_other = (in_hand & other & ALL_COLORS_MASK) | (gold if other & ALL_COLORS_MASK else 0)
-            choices.append((PLAY_KIND, player, COLORS_AND_GOLD_IN_MASK[into_own]))
-            choices.append((PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other]))
-            return choices
+            if step == DRAW_STEP:
+                deck = len(self.known[DECK]) + self.hidden[DECK]
+                counts = _DRAW_COUNTS[size if size < HAND_MAX else HAND_MAX][deck if deck < HAND_MAX else HAND_MAX]
+                if size < HAND_SIZE:
+                    return [(DRAW_KIND, player, counts)]
+                return [(DRAW_KIND, player, counts), (PLAY_KIND, player, COLORS_AND_GOLD_IN_MASK[into_own]),
+                        (PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other])]
+            return [(PLAY_KIND, player, COLORS_AND_GOLD_IN_MASK[into_own]),
+                    (PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other])]
         if phase is _START:
-            colored = colors_mask(hand) & ALL_COLORS_MASK
+            colored = self.hand_colors[player] & ALL_COLORS_MASK
             if not colored:  # show the hand and draw one card at a time until a colored one comes
-                return [(DRAW_KIND, player, (1,))] if self.deck_size else []
+                return [(DRAW_KIND, player, _ONE_COUNT[1])] if self.deck_size else []
             first = self.first_start_color()
             if first is not None and colored & ~(1 << first):
                 colored &= ~(1 << first)
