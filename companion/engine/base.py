@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
+from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
@@ -60,6 +61,12 @@ _UNSEE = 4         # (_UNSEE, zone, cards): a zone's known cards became unseen
 _SPLIT = 5         # (_SPLIT, zone, cards, targets): a zone's known cards each moved to its target
 _JUMP = 6          # (_JUMP, snapshot): the whole position was replaced; the snapshot is the one before
 _FRAME = 7         # (_FRAME, scalars): where an event starts, with the scalar fields before it
+
+# What a move into or out of a location must keep up to date, by location (``BaseGame._role``):
+# a masked zone's index in ``masks`` (0 and up), or one of these.
+_PLAIN = -1        # nothing
+_HAND_ROLES = (-2, -3)  # each player's hand: its cards by color (the player is _HAND_ROLES[0] - role)
+_UNSEEN_ROLE = -4  # UNSEEN: the card is one of some zone's unseen cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +122,10 @@ class BaseGame(Generic[SetupT, EventT]):
     """For each location (zones, then UNSEEN): its index in ``masks``, or -1."""
     _hand_of: ClassVar[tuple[int, ...]]
     """For each location (zones, then UNSEEN): the player whose hand it is, or -1."""
+    _role: ClassVar[tuple[int, ...]]
+    """For each location (zones, then UNSEEN): what a move there keeps up, as one table for the hot
+    paths (``_mask_index`` where it is 0 or more, else ``_PLAIN``, ``_HAND_ROLES[player]`` or
+    ``_UNSEEN_ROLE``)."""
 
     __slots__ = ("_log", "base", "hand_colors", "hand_groups", "hidden", "known", "loc", "masks", "stack")
 
@@ -135,6 +146,8 @@ class BaseGame(Generic[SetupT, EventT]):
         cls._hand_of = tuple(cls.HANDS.index(z) if z in cls.HANDS else -1 for z in range(cls.ZONE_COUNT + 1))
         if any(cls._mask_index[z] >= 0 for z in cls.HANDS):
             raise TypeError(f"{cls.__name__}: a hand is not a masked zone (its colors are kept by color)")
+        cls._role = (*(cls._mask_index[z] if cls._mask_index[z] >= 0 else _HAND_ROLES[cls._hand_of[z]]
+                       if cls._hand_of[z] >= 0 else _PLAIN for z in range(cls.ZONE_COUNT)), _UNSEEN_ROLE)
 
     def __init__(self, setup: SetupT) -> None:
         self._start()
@@ -163,8 +176,9 @@ class BaseGame(Generic[SetupT, EventT]):
         if any(self.hidden):
             self.hidden[self.DECK] = len(self.rules.cards) - sum(map(len, self.known)) - sum(self.hidden)
         else:
-            loc, unseen, deck = self.loc, self.UNSEEN, self.DECK
-            rest = [card for card in self.rules.cards if loc[card] == unseen]
+            loc, deck = self.loc, self.DECK
+            # The cards still at UNSEEN, in card order (cards are numbered 0 up: loc's indexes), without a loop.
+            rest = list(compress(self.rules.cards, map(self.UNSEEN.__eq__, loc)))
             self.known[deck].extend(rest)
             for card in rest:
                 loc[card] = deck
@@ -487,9 +501,10 @@ class BaseGame(Generic[SetupT, EventT]):
         A forced event may name a card that is somewhere else entirely: it is
         taken from where it really is, so every card stays accounted for.
         """
-        loc, known, masked = self.loc, self.known, self._mask_index
+        loc, known, roles = self.loc, self.known, self._role
         where = loc[card]
-        if where == self.UNSEEN:
+        role = roles[where]
+        if role == _UNSEEN_ROLE:
             hidden = self.hidden
             source = zone if hidden[zone] else next(z for z in range(self.ZONE_COUNT) if hidden[z])
             hidden[source] -= 1
@@ -499,65 +514,56 @@ class BaseGame(Generic[SetupT, EventT]):
             index = cards.index(card)
             del cards[index]
             self._log.append((_MOVE, card, where, index, target))
-            if masked[where] >= 0:
-                self._recompute_mask(where)
-            else:
-                player = self._hand_of[where]
-                if player >= 0:  # out of a hand: out of its color group (inline: every play does it)
-                    group = self.hand_groups[player][COLOR_OF[card]]
-                    group.remove(card)
-                    if not group:
-                        self.hand_colors[player] &= ~COLOR_BIT[card]
+            if role >= 0:
+                self.masks[role] = colors_mask(cards)
+            elif role != _PLAIN:  # out of a hand: out of its color group (inline: every play does it)
+                player = _HAND_ROLES[0] - role
+                group = self.hand_groups[player][COLOR_OF[card]]
+                group.remove(card)
+                if not group:
+                    self.hand_colors[player] &= ~COLOR_BIT[card]
         known[target].append(card)
         loc[card] = target
-        if masked[target] >= 0:
-            self.masks[masked[target]] |= COLOR_BIT[card]
-        else:
-            player = self._hand_of[target]
-            if player >= 0:
-                self.hand_groups[player][COLOR_OF[card]].append(card)
-                self.hand_colors[player] |= COLOR_BIT[card]
+        role = roles[target]
+        if role >= 0:
+            self.masks[role] |= COLOR_BIT[card]
+        elif role != _PLAIN:
+            player = _HAND_ROLES[0] - role
+            self.hand_groups[player][COLOR_OF[card]].append(card)
+            self.hand_colors[player] |= COLOR_BIT[card]
 
     def _move_cards(self, cards: Sequence[Card], zone: int, target: int) -> None:
         """:meth:`_move` each card in turn; the common cases (known cards, no color mask to keep,
         a draw into a hand or a discard out of one) inline."""
-        masked, hand_of = self._mask_index, self._hand_of
-        if masked[zone] >= 0 or masked[target] >= 0 or (hand_of[zone] >= 0 and hand_of[target] >= 0):
+        roles = self._role
+        leaving, joining = roles[zone], roles[target]
+        if leaving == _PLAIN and joining < _PLAIN:  # a draw into a hand
+            player = _HAND_ROLES[0] - joining
+        elif joining == _PLAIN and leaving < _PLAIN:  # a discard out of one
+            player = _HAND_ROLES[0] - leaving
+        else:
             for card in cards:
                 self._move(card, zone, target)
             return
         loc, source, dest, log = self.loc, self.known[zone], self.known[target], self._log
-        leaving, joining = hand_of[zone], hand_of[target]
-        if leaving >= 0:
-            groups, player = self.hand_groups[leaving], leaving
-        elif joining >= 0:
-            groups, player = self.hand_groups[joining], joining
-        else:
-            groups, player = [], -1
-        colors = self.hand_colors[player] if player >= 0 else 0
+        groups, colors = self.hand_groups[player], self.hand_colors
         for card in cards:
             if loc[card] != zone:
-                if player >= 0:
-                    self.hand_colors[player] = colors
                 self._move(card, zone, target)
-                if player >= 0:
-                    colors = self.hand_colors[player]
                 continue
             index = source.index(card)
             del source[index]
             log.append((_MOVE, card, zone, index, target))
             dest.append(card)
             loc[card] = target
-            if joining >= 0:
+            if leaving == _PLAIN:
                 groups[COLOR_OF[card]].append(card)
-                colors |= COLOR_BIT[card]
-            elif leaving >= 0:
+                colors[player] |= COLOR_BIT[card]
+            else:
                 group = groups[COLOR_OF[card]]
                 group.remove(card)
                 if not group:
-                    colors &= ~COLOR_BIT[card]
-        if player >= 0:
-            self.hand_colors[player] = colors
+                    colors[player] &= ~COLOR_BIT[card]
 
     def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:

@@ -115,7 +115,10 @@ def random_mountains_action(game: MountainsGame, rng: random.Random) -> Mountain
     (kind, target, options), index = choose(game.choices(), rng)
     player, option = game.turn, options[index]
     if kind == DRAW_KIND:
-        return DrawCards(player, pick(game.known[MOUNTAINS_DECK], option, rng))
+        deck = game.known[MOUNTAINS_DECK]
+        if option == 1:  # pick()'s one-card draw, without the call
+            return DrawCards(player, (deck[int(rng.random() * len(deck))],))
+        return DrawCards(player, pick(deck, option, rng))
     if kind == MOUNTAINS_DISCARD_KIND:
         return DiscardCards(player, pick(game.known[MOUNTAINS_HANDS[player]], option, rng))
     group = game.hand_groups[player][option]  # the hand's cards of the color, in hand order

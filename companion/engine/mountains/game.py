@@ -475,9 +475,11 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         player = event.player
         self._move(event.card, HANDS[player], MOUNTAINS[player])
         if self.phase is _START:
-            empty = [p for p in PLAYERS if not self.size(MOUNTAINS[p])]
-            if empty:
-                self.turn = empty[0]
+            known, hidden = self.known, self.hidden
+            if not known[MOUNTAINS[0]] and not hidden[MOUNTAINS[0]]:
+                self.turn = 0
+            elif not known[MOUNTAINS[1]] and not hidden[MOUNTAINS[1]]:
+                self.turn = 1
             else:  # both starting cards are down: the round's first player takes the first turn
                 self.phase = _PLAY
                 self.turn = self.round_first
@@ -485,20 +487,19 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         self._end_if_stuck()
 
     def _apply_draw(self, event: DrawCards) -> None:
-        hand = HANDS[event.player]
         drew = event.drew
         if isinstance(drew, int):
             count = min(drew, self.deck_size)
             if count:
                 self._unsee(DECK)  # which known cards left is not known: the deck becomes all unseen
-                self._move_unseen(DECK, hand, count)
+                self._move_unseen(DECK, HANDS[event.player], count)
         else:
-            self._move_cards(drew, DECK, hand)
-        if self.phase is _START:
-            if not event.count and not self.deck_size:  # a hand with no colored card and no card to draw
-                self.phase = _OVER
-        elif self.phase is _PLAY:
+            self._move_cards(drew, DECK, HANDS[event.player])
+        phase = self.phase
+        if phase is _PLAY:
             self.step = PLAY_STEP
+        elif phase is _START and not event.count and not self.deck_size:
+            self.phase = _OVER  # a hand with no colored card and no card to draw
         if not self.known[DECK] and not self.hidden[DECK]:
             self._end_if_stuck()
 
@@ -507,7 +508,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         hand = HANDS[player]
         self._move(event.card, hand, MOUNTAINS[event.mountain])
         if self.phase is _PLAY:
-            if len(self.known[hand]) + self.hidden[hand] > self.rules.hand_size:
+            if len(self.known[hand]) + self.hidden[hand] > HAND_SIZE:
                 self.step = DISCARD_STEP
             else:
                 self._end_turn(player)
@@ -537,18 +538,17 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def _score_round(self) -> None:
         """Gold scores for the mountain's owner; then each color goes to its majority, or out on a tie."""
-        counts = [[0] * len(COLORS), [0] * len(COLORS)]
+        counts = [[0] * (GOLD + 1), [0] * (GOLD + 1)]  # by color, gold too (not counted for majorities)
         for player in PLAYERS:
+            count = counts[player]
             for card in self.known[MOUNTAINS[player]]:
-                if COLOR_OF[card] != GOLD:
-                    counts[player][COLOR_OF[card]] += 1
+                count[COLOR_OF[card]] += 1
         one, two = counts
         winner = [PILES[0] if one[c] > two[c] else PILES[1] if two[c] > one[c] else OUT for c in COLORS]
         for player in PLAYERS:
             mountain = MOUNTAINS[player]
-            gold = GOLDS[player]
-            self._split_zone(mountain, [gold if COLOR_OF[c] == GOLD else winner[COLOR_OF[c]]
-                                        for c in self.known[mountain]])
+            target = [*winner, GOLDS[player]]  # by color: gold goes to the mountain's owner
+            self._split_zone(mountain, list(map(target.__getitem__, map(COLOR_OF.__getitem__, self.known[mountain]))))
 
     def _end_if_stuck(self) -> None:
         """The game ends the moment a player must draw and the deck is empty.
@@ -560,7 +560,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             return
         player = self.turn
         if self.phase is _PLAY:
-            must_draw = self.step != DISCARD_STEP and self.hand_size(player) < self.rules.hand_size
+            must_draw = self.step != DISCARD_STEP and self.hand_size(player) < HAND_SIZE
         else:  # a start is due: only a hand known to hold no colored card must draw
             must_draw = not self.hidden[HANDS[player]] and self.colored_in_hand(player) is None
         if must_draw:
