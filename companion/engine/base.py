@@ -31,6 +31,7 @@ a hand.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
@@ -61,6 +62,7 @@ _UNSEE = 4         # (_UNSEE, zone, cards): a zone's known cards became unseen
 _SPLIT = 5         # (_SPLIT, zone, cards, targets): a zone's known cards each moved to its target
 _JUMP = 6          # (_JUMP, snapshot): the whole position was replaced; the snapshot is the one before
 _FRAME = 7         # (_FRAME, scalars): where an event starts, with the scalar fields before it
+_MOVES = 8         # (_MOVES, cards, from_zone, indexes_there, to_zone): _MOVE of each card in turn
 
 # What a move into or out of a location must keep up to date, by location (``BaseGame._role``):
 # a masked zone's index in ``masks`` (0 and up), or one of these.
@@ -547,23 +549,37 @@ class BaseGame(Generic[SetupT, EventT]):
             return
         loc, source, dest, log = self.loc, self.known[zone], self.known[target], self._log
         groups, colors = self.hand_groups[player], self.hand_colors
+        moved: list[Card] = []
+        indexes: list[int] = []
         for card in cards:
-            if loc[card] != zone:
+            if loc[card] != zone:  # a forced event's card from elsewhere: logged in turn, after those before it
+                if moved:
+                    log.append((_MOVES, moved, zone, indexes, target))
+                    moved, indexes = [], []
                 self._move(card, zone, target)
                 continue
-            index = source.index(card)
-            del source[index]
-            log.append((_MOVE, card, zone, index, target))
-            dest.append(card)
-            loc[card] = target
             if leaving == _PLAIN:
+                # The deck is laid in card order, and the mountains deck only loses cards: it stays
+                # sorted, and a binary search finds the card sooner than a scan. The hit is checked,
+                # so an unsorted zone (a reshuffled deck) falls back to the scan.
+                index = bisect_left(source, card)
+                if index == len(source) or source[index] != card:
+                    index = source.index(card)
                 groups[COLOR_OF[card]].append(card)
                 colors[player] |= COLOR_BIT[card]
             else:
+                index = source.index(card)
                 group = groups[COLOR_OF[card]]
                 group.remove(card)
                 if not group:
                     colors[player] &= ~COLOR_BIT[card]
+            del source[index]
+            moved.append(card)
+            indexes.append(index)
+            dest.append(card)
+            loc[card] = target
+        if moved:
+            log.append((_MOVES, moved, zone, indexes, target))
 
     def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:
@@ -630,6 +646,13 @@ class BaseGame(Generic[SetupT, EventT]):
             known[target].pop()
             known[where].insert(index, card)
             loc[card] = where
+        elif kind == _MOVES:
+            _, cards, where, indexes, target = entry
+            back = known[where]
+            del known[target][len(known[target]) - len(cards):]
+            for card, index in zip(reversed(cards), reversed(indexes), strict=True):
+                back.insert(index, card)
+                loc[card] = where
         elif kind == _MOVE_UNSEEN:
             _, card, source, target = entry
             known[target].pop()

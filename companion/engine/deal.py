@@ -41,11 +41,36 @@ MAX_EVENTS = 5000
 """A random game longer than this is abandoned (it never happens in practice)."""
 
 
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: the same order from the same generator state, without a call per card.
+
+    :meth:`random.Random.shuffle` swaps each position from the last down with
+    one below it drawn by ``_randbelow`` (``getrandbits`` of the bound's bit
+    length, again while too big); that is written out here for the plain
+    ``random.Random`` whose ``_randbelow`` that is. Any other generator
+    shuffles itself. ``tests/engine/test_deal.py`` checks both agree.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        bits = _BITS[i + 1] if i < len(_BITS) - 1 else (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+_BITS = tuple(n.bit_length() for n in range(256))
+"""``_BITS[n]``: ``n.bit_length()``, as a table."""
+
+
 def deal(rng: random.Random, first_player: Player = 0) -> Setup:
     """Shuffle all 108 cards and deal them as the rulebook's setup says."""
     rules = Game.rules
     cards = list(rules.cards)
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     mountain, hand, cup = rules.mountain_deal, rules.hand_size, rules.cup_size
     hands_at = 2 * mountain
     cups_at = hands_at + 2 * hand
@@ -99,7 +124,7 @@ def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
 def deal_mountains(rng: random.Random, first_player: Player = 0) -> MountainsSetup:
     """Shuffle all 120 cards (gold too) and deal each player a hand, as rules-002.md's setup says."""
     cards = list(MountainsGame.rules.cards)
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     size = MountainsGame.rules.hand_size
     return MountainsSetup((tuple(cards[:size]), tuple(cards[size:2 * size])), first_player)
 
