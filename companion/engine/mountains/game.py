@@ -97,6 +97,13 @@ hand and a deck of up to ``HAND_MAX`` cards; a bigger deck offers what one of ``
 a bigger hand nothing. Built once, not every turn."""
 _ONE_COUNT = tuple((n,) for n in range(len(RULES.cards) + 1))
 """``_ONE_COUNT[n]``: ``(n,)``, the one option of a discard of n cards (or of a one-card draw), built once."""
+_MASKS = range(1 << (GOLD + 1))
+_COLORS_NOT_IN = tuple(~mask & ALL_COLORS_MASK for mask in _MASKS)
+"""By a mountain's mask: the colors it lacks (what the other player's own mountain may take)."""
+_COLUMNS_IN = tuple(mask & ALL_COLORS_MASK | (GOLD_BIT if mask & ALL_COLORS_MASK else 0) for mask in _MASKS)
+"""By a mountain's mask: its colors, and gold if it has a column (what a card into it may be)."""
+_GOLD_IF_COLUMN = tuple(GOLD_BIT if mask & ALL_COLORS_MASK else 0 for mask in _MASKS)
+"""By a mountain's mask: gold if it has a column of some color."""
 
 # Kinds of decision, as :meth:`MountainsGame.choices` lists them.
 START_KIND, DRAW_KIND, PLAY_KIND, DISCARD_KIND = range(4)
@@ -104,6 +111,17 @@ Choice: TypeAlias = "tuple[int, Player, tuple[int, ...]]"
 """``(kind, player, options)``: a kind of decision open now; options are colors (gold is
 :data:`GOLD`) for a start or a play into ``player``'s mountain, card counts for a draw or a
 discard."""
+
+# The choices choices() returns, made once (tuples: they are never changed), by player first.
+_PLAY_CHOICES: tuple[tuple[Choice, ...], ...] = tuple(
+    tuple((PLAY_KIND, mountain, COLORS_AND_GOLD_IN_MASK[mask]) for mask in _MASKS) for mountain in PLAYERS)
+"""``[mountain][mask]``: a play into ``mountain`` of the colors in ``mask``."""
+_DRAW_CHOICES: tuple[tuple[tuple[Choice, ...], ...], ...] = tuple(
+    tuple(tuple((DRAW_KIND, player, counts) for counts in by_deck) for by_deck in _DRAW_COUNTS) for player in PLAYERS)
+"""``[player][size][deck]``: the draw of ``_DRAW_COUNTS[size][deck]``."""
+_DISCARD_CHOICES: tuple[tuple[Choice, ...], ...] = tuple(
+    tuple((DISCARD_KIND, player, counts) for counts in _ONE_COUNT) for player in PLAYERS)
+"""``[player][n]``: the discard of n cards."""
 
 
 class Phase(enum.Enum):
@@ -427,22 +445,21 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             size = len(self.known[hand]) + self.hidden[hand]
             if step == DISCARD_STEP:
                 excess = size - HAND_SIZE
-                return [(DISCARD_KIND, player, _ONE_COUNT[excess] if excess > 0 else (excess,))]
-            in_hand = self.hand_colors[player]
-            masks = self.masks
-            own, other = masks[player], masks[1 - player]
-            gold = in_hand & GOLD_BIT
-            into_own = (in_hand & ~other & ALL_COLORS_MASK) | (gold if own & ALL_COLORS_MASK else 0)
-            into_other = (in_hand & other & ALL_COLORS_MASK) | (gold if other & ALL_COLORS_MASK else 0)
+                return [_DISCARD_CHOICES[player][excess] if excess > 0 else (DISCARD_KIND, player, (excess,))]
             if step == DRAW_STEP:
                 deck = len(self.known[DECK]) + self.hidden[DECK]
-                counts = _DRAW_COUNTS[size if size < HAND_MAX else HAND_MAX][deck if deck < HAND_MAX else HAND_MAX]
+                draws = _DRAW_CHOICES[player][size if size < HAND_MAX else HAND_MAX]
+                draw = draws[deck if deck < HAND_MAX else HAND_MAX]
                 if size < HAND_SIZE:
-                    return [(DRAW_KIND, player, counts)]
-                return [(DRAW_KIND, player, counts), (PLAY_KIND, player, COLORS_AND_GOLD_IN_MASK[into_own]),
-                        (PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other])]
-            return [(PLAY_KIND, player, COLORS_AND_GOLD_IN_MASK[into_own]),
-                    (PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other])]
+                    return [draw]
+            # The Rule of the mountains, as _check_play has it: into one's own mountain the hand's
+            # colors the other mountain lacks, into the other one those it has; gold into either
+            # mountain that has a column.
+            in_hand, masks = self.hand_colors[player], self.masks
+            own, other = masks[player], masks[1 - player]
+            into_own = _PLAY_CHOICES[player][in_hand & (_COLORS_NOT_IN[other] | _GOLD_IF_COLUMN[own])]
+            into_other = _PLAY_CHOICES[1 - player][in_hand & _COLUMNS_IN[other]]
+            return [draw, into_own, into_other] if step == DRAW_STEP else [into_own, into_other]
         if phase is _START:
             colored = self.hand_colors[player] & ALL_COLORS_MASK
             if not colored:  # show the hand and draw one card at a time until a colored one comes
