@@ -133,25 +133,45 @@ _STARTS: list[StartCard | None] = [None] * (2 * len(MountainsGame.rules.cards))
 """Each start event random play has made, by ``2 * card + player``: a value made once, shared after."""
 _PLAYS: list[PlayCard | None] = [None] * (4 * len(MountainsGame.rules.cards))
 """Each play event random play has made, by ``4 * card + 2 * player + mountain``."""
+_DRAWS_OF_ONE: list[DrawCards | None] = [None] * (2 * len(MountainsGame.rules.cards))
+"""Each one-card draw random play has made, by ``2 * card + player``."""
+_DISCARDS_OF_ONE: list[DiscardCards | None] = [None] * (2 * len(MountainsGame.rules.cards))
+"""Each one-card discard random play has made, by ``2 * card + player``."""
 
 
 def random_mountains_action(game: MountainsGame, rng: random.Random) -> MountainsEvent:
-    """A random legal event of the mountains ruleset (full information needed)."""
+    """A random legal event of the mountains ruleset (full information needed).
+
+    Events are immutable values, so each start, play and one-card draw or
+    discard is made once and shared after: building one costs more than the
+    rest of its move.
+    """
     (kind, target, options), index = choose(game.choices(), rng)
     player, option = game.turn, options[index]
     if kind == DRAW_KIND:
         deck = game.known[MOUNTAINS_DECK]
-        if option == 1:  # pick()'s one-card draw, without the call
-            return DrawCards(player, (deck[int(rng.random() * len(deck))],))
-        return DrawCards(player, pick(deck, option, rng))
+        if option != 1:
+            return DrawCards(player, pick(deck, option, rng))
+        card = deck[int(rng.random() * len(deck))]  # pick()'s one card, without the call
+        key: int = 2 * card + player
+        draw = _DRAWS_OF_ONE[key]
+        if draw is None:
+            draw = _DRAWS_OF_ONE[key] = DrawCards(player, (card,))
+        return draw
     if kind == MOUNTAINS_DISCARD_KIND:
-        return DiscardCards(player, pick(game.known[MOUNTAINS_HANDS[player]], option, rng))
+        hand = game.known[MOUNTAINS_HANDS[player]]
+        if option != 1:
+            return DiscardCards(player, pick(hand, option, rng))
+        card = hand[int(rng.random() * len(hand))]
+        key = 2 * card + player
+        discard = _DISCARDS_OF_ONE[key]
+        if discard is None:
+            discard = _DISCARDS_OF_ONE[key] = DiscardCards(player, (card,))
+        return discard
     group = game.hand_groups[player][option]  # the hand's cards of the color, in hand order
     card = group[int(rng.random() * len(group))]
-    # Events are immutable values, so each start or play is made once and shared: building one
-    # costs more than the rest of its move.
     if kind == START_KIND:
-        key: int = 2 * card + player
+        key = 2 * card + player
         start = _STARTS[key]
         if start is None:
             start = _STARTS[key] = StartCard(player, card)

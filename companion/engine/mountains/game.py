@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar, TypeAlias
 
-from companion.engine.base import BaseGame
+from companion.engine.base import _FRAME, BaseGame
 from companion.engine.cards import (
     ALL_COLORS_MASK,
     COLOR_OF,
@@ -162,7 +162,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         StartCard: "start", DrawCards: "draw", PlayCard: "play", DiscardCards: "discard",
     }
     OVER = Phase.OVER
-    SCALARS = ("phase", "turn", "step", "round", "round_first")
+    SCALARS = ("phase", "turn", "step", "round", "round_first")  # push_legal reads them in this order too
     DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "step": DRAW_STEP, "round": 1,
                                              "round_first": 0}
     RECORD_FORM = "companion.engine.mountains.record"
@@ -487,6 +487,16 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
                             yield StartCard(player, card) if kind == START_KIND else PlayCard(player, card, target)
 
     # -- moving the game on ---------------------------------------------------
+
+    def push_legal(self, event: MountainsEvent) -> None:
+        """:meth:`BaseGame.push_legal`, with the scalar fields read as ``SCALARS`` lists them.
+
+        Random play pushes every event through here: five attribute reads
+        cost a fraction of the generic ``attrgetter``'s five lookups.
+        """
+        self._log.append((_FRAME, (self.phase, self.turn, self.step, self.round, self.round_first)))
+        self._appliers[type(event)](self, event)
+        self.stack.append((event, False))
 
     def _apply_start(self, event: StartCard) -> None:
         player = event.player
