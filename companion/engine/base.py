@@ -547,16 +547,16 @@ class BaseGame(Generic[SetupT, EventT]):
             for card in cards:
                 self._move(card, zone, target)
             return
-        loc, source, dest, log = self.loc, self.known[zone], self.known[target], self._log
-        groups, colors = self.hand_groups[player], self.hand_colors
-        moved: list[Card] = []
+        loc, source, groups = self.loc, self.known[zone], self.hand_groups[player]
+        first, colors = 0, self.hand_colors[player]  # cards[first:] are not logged yet
         indexes: list[int] = []
         for card in cards:
             if loc[card] != zone:  # a forced event's card from elsewhere: logged in turn, after those before it
-                if moved:
-                    log.append((_MOVES, moved, zone, indexes, target))
-                    moved, indexes = [], []
+                self._log_moves(cards, first, indexes, zone, target)
+                first, indexes = first + len(indexes) + 1, []
+                self.hand_colors[player] = colors
                 self._move(card, zone, target)
+                colors = self.hand_colors[player]
                 continue
             if leaving == _PLAIN:
                 # The deck is laid in card order, and the mountains deck only loses cards: it stays
@@ -566,20 +566,28 @@ class BaseGame(Generic[SetupT, EventT]):
                 if index == len(source) or source[index] != card:
                     index = source.index(card)
                 groups[COLOR_OF[card]].append(card)
-                colors[player] |= COLOR_BIT[card]
+                colors |= COLOR_BIT[card]
             else:
                 index = source.index(card)
                 group = groups[COLOR_OF[card]]
                 group.remove(card)
                 if not group:
-                    colors[player] &= ~COLOR_BIT[card]
+                    colors &= ~COLOR_BIT[card]
             del source[index]
-            moved.append(card)
             indexes.append(index)
-            dest.append(card)
             loc[card] = target
-        if moved:
-            log.append((_MOVES, moved, zone, indexes, target))
+        self.hand_colors[player] = colors
+        if indexes:  # as _log_moves does it (tuple() of a tuple, an event's cards, is that tuple itself)
+            moved = tuple(cards[first:]) if first else tuple(cards)
+            self.known[target].extend(moved)
+            self._log.append((_MOVES, moved, zone, indexes, target))
+
+    def _log_moves(self, cards: Sequence[Card], first: int, indexes: list[int], zone: int, target: int) -> None:
+        """Put ``cards[first:first + len(indexes)]`` into ``target`` and log their move as one entry."""
+        if indexes:
+            moved = tuple(cards[first:first + len(indexes)])
+            self.known[target].extend(moved)
+            self._log.append((_MOVES, moved, zone, indexes, target))
 
     def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:
