@@ -11,7 +11,6 @@ then the cards for it; only the drawn cards are chance.
 from __future__ import annotations
 
 import random
-from operator import itemgetter
 from typing import Any, TypeVar, overload
 
 from companion.engine.base import BaseGame
@@ -35,8 +34,6 @@ from companion.engine.mountains.game import HANDS as MOUNTAINS_HANDS
 
 GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
 
-_OPTIONS = itemgetter(2)
-"""A choice's options."""
 MAX_EVENTS = 5000
 """A random game longer than this is abandoned (it never happens in practice)."""
 
@@ -113,7 +110,10 @@ def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
     """
     if len(choices) == 1 and choices[0][2]:  # one kind of decision open: the same pick, sooner
         return choices[0], int(rng.random() * len(choices[0][2]))
-    index = int(rng.random() * sum(map(len, map(_OPTIONS, choices))))
+    total = 0
+    for choice in choices:  # sum(map(len, ...)) costs more for the two or three choices there are
+        total += len(choice[2])
+    index = int(rng.random() * total)
     for choice in choices:
         if index < len(choice[2]):
             return choice, index
