@@ -182,8 +182,8 @@ class BaseGame(Generic[SetupT, EventT]):
             # The cards still at UNSEEN, in card order (cards are numbered 0 up: loc's indexes), without a loop.
             rest = list(compress(self.rules.cards, map(self.UNSEEN.__eq__, loc)))
             self.known[deck].extend(rest)
-            for card in rest:
-                loc[card] = deck
+            to_deck = [*range(self.ZONE_COUNT), deck]  # by location: itself, and UNSEEN the deck
+            loc[:] = map(to_deck.__getitem__, loc)
 
     def _derive(self) -> None:
         """Rebuild derived data from the zones, after a restore or an undo (a ruleset may add its own)."""

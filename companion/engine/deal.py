@@ -51,16 +51,16 @@ def shuffle(cards: list[Card], rng: random.Random) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        bits = _BITS[i + 1] if i < len(_BITS) - 1 else (i + 1).bit_length()
-        j = getrandbits(bits)
-        while j > i:
+    top = len(cards) - 1
+    while top > 0:  # in runs of positions whose bound (position + 1) has the same bit length
+        bits = (top + 1).bit_length()
+        bottom = max((1 << (bits - 1)) - 1, 1)
+        for i in range(top, bottom - 1, -1):
             j = getrandbits(bits)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-_BITS = tuple(n.bit_length() for n in range(256))
-"""``_BITS[n]``: ``n.bit_length()``, as a table."""
+            while j > i:
+                j = getrandbits(bits)
+            cards[i], cards[j] = cards[j], cards[i]
+        top = bottom - 1
 
 
 def deal(rng: random.Random, first_player: Player = 0) -> Setup:
