@@ -107,6 +107,8 @@ def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
     """A choice and one of its options (by index), uniformly among all options of all choices.
 
     A choice is ``(kind, target, options, ...)`` as ``choices()`` gives it.
+    :func:`random_mountains_action` writes this out (the call is a tenth of
+    a mountains event's pick); the two must pick alike.
     """
     if len(choices) == 1 and choices[0][2]:  # one kind of decision open: the same pick, sooner
         return choices[0], int(rng.random() * len(choices[0][2]))
@@ -146,8 +148,24 @@ def random_mountains_action(game: MountainsGame, rng: random.Random) -> Mountain
     discard is made once and shared after: building one costs more than the
     rest of its move.
     """
-    (kind, target, options), index = choose(game.choices(), rng)
-    player, option = game.turn, options[index]
+    choices = game.choices()
+    if len(choices) == 1:  # choose(), written out: one option of all the choices' options, uniformly
+        kind, target, options = choices[0]
+        option = options[int(rng.random() * len(options))]
+    else:
+        total = 0
+        for choice in choices:
+            total += len(choice[2])
+        index = int(rng.random() * total)
+        for choice in choices:
+            if index < len(choice[2]):
+                break
+            index -= len(choice[2])
+        else:
+            raise ValueError("no decision is open: the game is over, or the hand to play from is not known")
+        kind, target, options = choice
+        option = options[index]
+    player = game.turn
     if kind == DRAW_KIND:
         deck = game.known[MOUNTAINS_DECK]
         if option != 1:
