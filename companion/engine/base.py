@@ -18,18 +18,28 @@ written to an undo log.
 **Undo.** :meth:`BaseGame.push` marks the log with the few scalar fields
 (phase, turn...); :meth:`BaseGame.pop` undoes the log back to the mark and
 restores them, so undoing costs what the event cost, not what the game
-did before it. Derived data (color masks) is rebuilt from the zones.
+did before it. Derived data (color masks, the hands' cards by color) is
+rebuilt from the zones.
+
+**Hands by color.** Every decision of either ruleset asks which colors the
+hand to play from holds and then which of its cards have the chosen color.
+So the move primitives keep each hand's known cards also by color
+(``hand_groups``, in hand order) and the hand's colors as a mask
+(``hand_colors``): neither the legal-action generator nor random play scans
+a hand.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
+from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from companion.engine.cards import COLOR_BIT, Card, Player, card_name, colors_mask, player_title
+from companion.engine.cards import COLOR_BIT, COLOR_OF, GOLD, Card, Player, card_name, colors_mask, player_title
 from companion.engine.rules import Rules
 from companion.engine.violations import Reason, Violation
 from companion.errors import IllegalEventError, InvalidEventError, InvalidStateTextError, PositionError
@@ -52,6 +62,13 @@ _UNSEE = 4         # (_UNSEE, zone, cards): a zone's known cards became unseen
 _SPLIT = 5         # (_SPLIT, zone, cards, targets): a zone's known cards each moved to its target
 _JUMP = 6          # (_JUMP, snapshot): the whole position was replaced; the snapshot is the one before
 _FRAME = 7         # (_FRAME, scalars): where an event starts, with the scalar fields before it
+_MOVES = 8         # (_MOVES, cards, from_zone, indexes_there, to_zone): _MOVE of each card in turn
+
+# What a move into or out of a location must keep up to date, by location (``BaseGame._role``):
+# a masked zone's index in ``masks`` (0 and up), or one of these.
+_PLAIN = -1        # nothing
+_HAND_ROLES = (-2, -3)  # each player's hand: its cards by color (the player is _HAND_ROLES[0] - role)
+_UNSEEN_ROLE = -4  # UNSEEN: the card is one of some zone's unseen cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +122,14 @@ class BaseGame(Generic[SetupT, EventT]):
     _get_scalars: ClassVar[Callable[[Any], tuple[object, ...]]]
     _mask_index: ClassVar[tuple[int, ...]]
     """For each location (zones, then UNSEEN): its index in ``masks``, or -1."""
+    _hand_of: ClassVar[tuple[int, ...]]
+    """For each location (zones, then UNSEEN): the player whose hand it is, or -1."""
+    _role: ClassVar[tuple[int, ...]]
+    """For each location (zones, then UNSEEN): what a move there keeps up, as one table for the hot
+    paths (``_mask_index`` where it is 0 or more, else ``_PLAIN``, ``_HAND_ROLES[player]`` or
+    ``_UNSEEN_ROLE``)."""
 
-    __slots__ = ("_log", "base", "hidden", "known", "loc", "masks", "stack")
+    __slots__ = ("_log", "base", "hand_colors", "hand_groups", "hidden", "known", "loc", "masks", "stack")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -122,6 +145,11 @@ class BaseGame(Generic[SetupT, EventT]):
             raise TypeError(f"{cls.__name__}.SCALARS must start with the phase and the turn")
         cls._get_scalars = attrgetter(*cls.SCALARS)
         cls._mask_index = tuple(cls.MASKED.index(z) if z in cls.MASKED else -1 for z in range(cls.ZONE_COUNT + 1))
+        cls._hand_of = tuple(cls.HANDS.index(z) if z in cls.HANDS else -1 for z in range(cls.ZONE_COUNT + 1))
+        if any(cls._mask_index[z] >= 0 for z in cls.HANDS):
+            raise TypeError(f"{cls.__name__}: a hand is not a masked zone (its colors are kept by color)")
+        cls._role = (*(cls._mask_index[z] if cls._mask_index[z] >= 0 else _HAND_ROLES[cls._hand_of[z]]
+                       if cls._hand_of[z] >= 0 else _PLAIN for z in range(cls.ZONE_COUNT)), _UNSEEN_ROLE)
 
     def __init__(self, setup: SetupT) -> None:
         self._start()
@@ -150,11 +178,12 @@ class BaseGame(Generic[SetupT, EventT]):
         if any(self.hidden):
             self.hidden[self.DECK] = len(self.rules.cards) - sum(map(len, self.known)) - sum(self.hidden)
         else:
-            loc, unseen, deck = self.loc, self.UNSEEN, self.DECK
-            rest = [card for card in self.rules.cards if loc[card] == unseen]
+            loc, deck = self.loc, self.DECK
+            # The cards still at UNSEEN, in card order (cards are numbered 0 up: loc's indexes), without a loop.
+            rest = list(compress(self.rules.cards, map(self.UNSEEN.__eq__, loc)))
             self.known[deck].extend(rest)
-            for card in rest:
-                loc[card] = deck
+            to_deck = [*range(self.ZONE_COUNT), deck]  # by location: itself, and UNSEEN the deck
+            loc[:] = map(to_deck.__getitem__, loc)
 
     def _derive(self) -> None:
         """Rebuild derived data from the zones, after a restore or an undo (a ruleset may add its own)."""
@@ -162,6 +191,20 @@ class BaseGame(Generic[SetupT, EventT]):
         """The colors in each zone of ``MASKED``, as bit masks (bit ``color``)."""
         for zone in self.MASKED:
             self._recompute_mask(zone)
+        self.hand_groups: list[list[list[Card]]] = [[], []]
+        """Each player's known hand cards by color (``hand_groups[player][color]``, gold too), in hand order."""
+        self.hand_colors = [0, 0]
+        """The colors of each player's known hand cards, as bit masks."""
+        for player in (0, 1):
+            self._derive_hand(player)
+
+    def _derive_hand(self, player: Player) -> None:
+        cards = self.known[self.HANDS[player]]
+        groups: list[list[Card]] = [[] for _ in range(GOLD + 1)]
+        for card in cards:
+            groups[COLOR_OF[card]].append(card)
+        self.hand_groups[player] = groups
+        self.hand_colors[player] = colors_mask(cards)
 
     def _recompute_mask(self, zone: int) -> None:
         self.masks[self._mask_index[zone]] = colors_mask(self.known[zone])
@@ -460,9 +503,10 @@ class BaseGame(Generic[SetupT, EventT]):
         A forced event may name a card that is somewhere else entirely: it is
         taken from where it really is, so every card stays accounted for.
         """
-        loc, known, masked = self.loc, self.known, self._mask_index
+        loc, known, roles = self.loc, self.known, self._role
         where = loc[card]
-        if where == self.UNSEEN:
+        role = roles[where]
+        if role == _UNSEEN_ROLE:
             hidden = self.hidden
             source = zone if hidden[zone] else next(z for z in range(self.ZONE_COUNT) if hidden[z])
             hidden[source] -= 1
@@ -472,30 +516,78 @@ class BaseGame(Generic[SetupT, EventT]):
             index = cards.index(card)
             del cards[index]
             self._log.append((_MOVE, card, where, index, target))
-            if masked[where] >= 0:
-                self._recompute_mask(where)
+            if role >= 0:
+                self.masks[role] = colors_mask(cards)
+            elif role != _PLAIN:  # out of a hand: out of its color group (inline: every play does it)
+                player = _HAND_ROLES[0] - role
+                group = self.hand_groups[player][COLOR_OF[card]]
+                group.remove(card)
+                if not group:
+                    self.hand_colors[player] &= ~COLOR_BIT[card]
         known[target].append(card)
         loc[card] = target
-        if masked[target] >= 0:
-            self.masks[masked[target]] |= COLOR_BIT[card]
+        role = roles[target]
+        if role >= 0:
+            self.masks[role] |= COLOR_BIT[card]
+        elif role != _PLAIN:
+            player = _HAND_ROLES[0] - role
+            self.hand_groups[player][COLOR_OF[card]].append(card)
+            self.hand_colors[player] |= COLOR_BIT[card]
 
     def _move_cards(self, cards: Sequence[Card], zone: int, target: int) -> None:
-        """:meth:`_move` each card in turn; the common case (known cards, no color mask to keep) inline."""
-        masked = self._mask_index
-        if masked[zone] >= 0 or masked[target] >= 0:
+        """:meth:`_move` each card in turn; the common cases (known cards, no color mask to keep,
+        a draw into a hand or a discard out of one) inline."""
+        roles = self._role
+        leaving, joining = roles[zone], roles[target]
+        if leaving == _PLAIN and joining < _PLAIN:  # a draw into a hand
+            player = _HAND_ROLES[0] - joining
+        elif joining == _PLAIN and leaving < _PLAIN:  # a discard out of one
+            player = _HAND_ROLES[0] - leaving
+        else:
             for card in cards:
                 self._move(card, zone, target)
             return
-        loc, source, dest, log = self.loc, self.known[zone], self.known[target], self._log
+        loc, source, groups = self.loc, self.known[zone], self.hand_groups[player]
+        first, colors = 0, self.hand_colors[player]  # cards[first:] are not logged yet
+        indexes: list[int] = []
         for card in cards:
-            if loc[card] != zone:
+            if loc[card] != zone:  # a forced event's card from elsewhere: logged in turn, after those before it
+                self._log_moves(cards, first, indexes, zone, target)
+                first, indexes = first + len(indexes) + 1, []
+                self.hand_colors[player] = colors
                 self._move(card, zone, target)
+                colors = self.hand_colors[player]
                 continue
-            index = source.index(card)
+            if leaving == _PLAIN:
+                # The deck is laid in card order, and the mountains deck only loses cards: it stays
+                # sorted, and a binary search finds the card sooner than a scan. The hit is checked,
+                # so an unsorted zone (a reshuffled deck) falls back to the scan.
+                index = bisect_left(source, card)
+                if index == len(source) or source[index] != card:
+                    index = source.index(card)
+                groups[COLOR_OF[card]].append(card)
+                colors |= COLOR_BIT[card]
+            else:
+                index = source.index(card)
+                group = groups[COLOR_OF[card]]
+                group.remove(card)
+                if not group:
+                    colors &= ~COLOR_BIT[card]
             del source[index]
-            log.append((_MOVE, card, zone, index, target))
-            dest.append(card)
+            indexes.append(index)
             loc[card] = target
+        self.hand_colors[player] = colors
+        if indexes:  # as _log_moves does it (tuple() of a tuple, an event's cards, is that tuple itself)
+            moved = tuple(cards[first:]) if first else tuple(cards)
+            self.known[target].extend(moved)
+            self._log.append((_MOVES, moved, zone, indexes, target))
+
+    def _log_moves(self, cards: Sequence[Card], first: int, indexes: list[int], zone: int, target: int) -> None:
+        """Put ``cards[first:first + len(indexes)]`` into ``target`` and log their move as one entry."""
+        if indexes:
+            moved = tuple(cards[first:first + len(indexes)])
+            self.known[target].extend(moved)
+            self._log.append((_MOVES, moved, zone, indexes, target))
 
     def _move_unseen(self, zone: int, target: int, count: int) -> None:
         if count:
@@ -513,9 +605,11 @@ class BaseGame(Generic[SetupT, EventT]):
             loc = self.loc
             for card in cards:
                 loc[card] = target
-            for masked in (zone, target):
-                if self._mask_index[masked] >= 0:
-                    self._recompute_mask(masked)
+            for changed in (zone, target):
+                if self._mask_index[changed] >= 0:
+                    self._recompute_mask(changed)
+                elif self._hand_of[changed] >= 0:
+                    self._derive_hand(self._hand_of[changed])
         self._move_unseen(zone, target, self.hidden[zone])
 
     def _split_zone(self, zone: int, targets: list[int]) -> None:
@@ -529,9 +623,11 @@ class BaseGame(Generic[SetupT, EventT]):
         for card, target in zip(cards, targets, strict=True):
             known[target].append(card)
             loc[card] = target
-        for masked in {zone, *targets}:
-            if self._mask_index[masked] >= 0:
-                self._recompute_mask(masked)
+        for changed in {zone, *targets}:
+            if self._mask_index[changed] >= 0:
+                self._recompute_mask(changed)
+            elif self._hand_of[changed] >= 0:
+                self._derive_hand(self._hand_of[changed])
 
     def _unsee(self, zone: int) -> None:
         """The zone's known cards become unseen (which of them left it is not known)."""
@@ -543,6 +639,8 @@ class BaseGame(Generic[SetupT, EventT]):
             loc, unseen = self.loc, self.UNSEEN
             for card in cards:
                 loc[card] = unseen
+            if self._hand_of[zone] >= 0:
+                self._derive_hand(self._hand_of[zone])
 
     def _jump(self, snap: Snapshot) -> None:
         """Replace the whole position (a correction: the table's word), undoably like any move."""
@@ -556,6 +654,13 @@ class BaseGame(Generic[SetupT, EventT]):
             known[target].pop()
             known[where].insert(index, card)
             loc[card] = where
+        elif kind == _MOVES:
+            _, cards, where, indexes, target = entry
+            back = known[where]
+            del known[target][len(known[target]) - len(cards):]
+            for card, index in zip(reversed(cards), reversed(indexes), strict=True):
+                back.insert(index, card)
+                loc[card] = where
         elif kind == _MOVE_UNSEEN:
             _, card, source, target = entry
             known[target].pop()

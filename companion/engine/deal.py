@@ -11,18 +11,16 @@ then the cards for it; only the drawn cards are chance.
 from __future__ import annotations
 
 import random
-from operator import itemgetter
 from typing import Any, TypeVar, overload
 
 from companion.engine.base import BaseGame
-from companion.engine.cards import COLOR_OF, Card, Player
+from companion.engine.cards import Card, Player
 from companion.engine.events import Claim, Discard, Event, FieldPlay, MountainPlay, Refill
 from companion.engine.game import (
     CLAIM_KIND,
     DECK,
     DISCARD,
     FIELD_KIND,
-    HANDS,
     MOUNTAIN_KIND,
     Game,
     Phase,
@@ -36,17 +34,40 @@ from companion.engine.mountains.game import HANDS as MOUNTAINS_HANDS
 
 GameT = TypeVar("GameT", bound=BaseGame[Any, Any])
 
-_OPTIONS = itemgetter(2)
-"""A choice's options."""
 MAX_EVENTS = 5000
 """A random game longer than this is abandoned (it never happens in practice)."""
+
+
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: the same order from the same generator state, without a call per card.
+
+    :meth:`random.Random.shuffle` swaps each position from the last down with
+    one below it drawn by ``_randbelow`` (``getrandbits`` of the bound's bit
+    length, again while too big); that is written out here for the plain
+    ``random.Random`` whose ``_randbelow`` that is. Any other generator
+    shuffles itself. ``tests/engine/test_deal.py`` checks both agree.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    top = len(cards) - 1
+    while top > 0:  # in runs of positions whose bound (position + 1) has the same bit length
+        bits = (top + 1).bit_length()
+        bottom = max((1 << (bits - 1)) - 1, 1)
+        for i in range(top, bottom - 1, -1):
+            j = getrandbits(bits)
+            while j > i:
+                j = getrandbits(bits)
+            cards[i], cards[j] = cards[j], cards[i]
+        top = bottom - 1
 
 
 def deal(rng: random.Random, first_player: Player = 0) -> Setup:
     """Shuffle all 108 cards and deal them as the rulebook's setup says."""
     rules = Game.rules
     cards = list(rules.cards)
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     mountain, hand, cup = rules.mountain_deal, rules.hand_size, rules.cup_size
     hands_at = 2 * mountain
     cups_at = hands_at + 2 * hand
@@ -86,10 +107,15 @@ def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
     """A choice and one of its options (by index), uniformly among all options of all choices.
 
     A choice is ``(kind, target, options, ...)`` as ``choices()`` gives it.
+    :func:`random_mountains_action` writes this out (the call is a tenth of
+    a mountains event's pick); the two must pick alike.
     """
     if len(choices) == 1 and choices[0][2]:  # one kind of decision open: the same pick, sooner
         return choices[0], int(rng.random() * len(choices[0][2]))
-    index = int(rng.random() * sum(map(len, map(_OPTIONS, choices))))
+    total = 0
+    for choice in choices:  # sum(map(len, ...)) costs more for the two or three choices there are
+        total += len(choice[2])
+    index = int(rng.random() * total)
     for choice in choices:
         if index < len(choice[2]):
             return choice, index
@@ -100,7 +126,7 @@ def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
 def deal_mountains(rng: random.Random, first_player: Player = 0) -> MountainsSetup:
     """Shuffle all 120 cards (gold too) and deal each player a hand, as rules-002.md's setup says."""
     cards = list(MountainsGame.rules.cards)
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     size = MountainsGame.rules.hand_size
     return MountainsSetup((tuple(cards[:size]), tuple(cards[size:2 * size])), first_player)
 
@@ -109,26 +135,61 @@ _STARTS: list[StartCard | None] = [None] * (2 * len(MountainsGame.rules.cards))
 """Each start event random play has made, by ``2 * card + player``: a value made once, shared after."""
 _PLAYS: list[PlayCard | None] = [None] * (4 * len(MountainsGame.rules.cards))
 """Each play event random play has made, by ``4 * card + 2 * player + mountain``."""
+_DRAWS_OF_ONE: list[DrawCards | None] = [None] * (2 * len(MountainsGame.rules.cards))
+"""Each one-card draw random play has made, by ``2 * card + player``."""
+_DISCARDS_OF_ONE: list[DiscardCards | None] = [None] * (2 * len(MountainsGame.rules.cards))
+"""Each one-card discard random play has made, by ``2 * card + player``."""
 
 
 def random_mountains_action(game: MountainsGame, rng: random.Random) -> MountainsEvent:
-    """A random legal event of the mountains ruleset (full information needed)."""
-    (kind, target, options), index = choose(game.choices(), rng)
-    player, option = game.turn, options[index]
-    hand = game.known[MOUNTAINS_HANDS[player]]
+    """A random legal event of the mountains ruleset (full information needed).
+
+    Events are immutable values, so each start, play and one-card draw or
+    discard is made once and shared after: building one costs more than the
+    rest of its move.
+    """
+    choices = game.choices()
+    if len(choices) == 1:  # choose(), written out: one option of all the choices' options, uniformly
+        kind, target, options = choices[0]
+        option = options[int(rng.random() * len(options))]
+    else:
+        total = 0
+        for choice in choices:
+            total += len(choice[2])
+        index = int(rng.random() * total)
+        for choice in choices:
+            if index < len(choice[2]):
+                break
+            index -= len(choice[2])
+        else:
+            raise ValueError("no decision is open: the game is over, or the hand to play from is not known")
+        kind, target, options = choice
+        option = options[index]
+    player = game.turn
     if kind == DRAW_KIND:
-        return DrawCards(player, pick(game.known[MOUNTAINS_DECK], option, rng))
-    if kind == MOUNTAINS_DISCARD_KIND:
-        return DiscardCards(player, pick(hand, option, rng))
-    group: list[Card] = []
-    for card in hand:  # not a list comprehension: that is a function call of its own (Python 3.11)
-        if COLOR_OF[card] == option:
-            group.append(card)
-    card = group[int(rng.random() * len(group))]
-    # Events are immutable values, so each start or play is made once and shared: building one
-    # costs more than the rest of its move.
-    if kind == START_KIND:
+        deck = game.known[MOUNTAINS_DECK]
+        if option != 1:
+            return DrawCards(player, pick(deck, option, rng))
+        card = deck[int(rng.random() * len(deck))]  # pick()'s one card, without the call
         key: int = 2 * card + player
+        draw = _DRAWS_OF_ONE[key]
+        if draw is None:
+            draw = _DRAWS_OF_ONE[key] = DrawCards(player, (card,))
+        return draw
+    if kind == MOUNTAINS_DISCARD_KIND:
+        hand = game.known[MOUNTAINS_HANDS[player]]
+        if option != 1:
+            return DiscardCards(player, pick(hand, option, rng))
+        card = hand[int(rng.random() * len(hand))]
+        key = 2 * card + player
+        discard = _DISCARDS_OF_ONE[key]
+        if discard is None:
+            discard = _DISCARDS_OF_ONE[key] = DiscardCards(player, (card,))
+        return discard
+    group = game.hand_groups[player][option]  # the hand's cards of the color, in hand order
+    card = group[int(rng.random() * len(group))]
+    if kind == START_KIND:
+        key = 2 * card + player
         start = _STARTS[key]
         if start is None:
             start = _STARTS[key] = StartCard(player, card)
@@ -155,8 +216,7 @@ def random_action(game: Game | MountainsGame, rng: random.Random) -> Event | Mou
     player = game.turn
     if kind == CLAIM_KIND:
         return Claim(player, colors[index])
-    color = colors[index]
-    group = [card for card in game.known[HANDS[player]] if COLOR_OF[card] == color]
+    group = game.hand_groups[player][colors[index]]  # the hand's cards of the color, in hand order
     if kind == MOUNTAIN_KIND:
         card = group[int(rng.random() * len(group))]
         return MountainPlay(player, mandala, (card,), draw_cards(game, game.draw_count(kind, player, 1), rng))

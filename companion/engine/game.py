@@ -480,9 +480,8 @@ class Game(BaseGame[Setup, Event]):
         if self.phase is not Phase.PLAY:
             return []
         player = self.turn
-        cards = self.known[HANDS[player]]
-        in_hand = colors_mask(cards)
-        size = len(cards) + self.hidden[HANDS[player]]
+        in_hand = self.hand_colors[player]
+        size = len(self.known[HANDS[player]]) + self.hidden[HANDS[player]]
         # Any number of cards of one color may be discarded; a field play keeps one card in hand.
         # The Rule of Color, as in allowed_colors: an area takes the colors its two neighbours lack.
         choices: list[Choice] = [(DISCARD_KIND, 0, COLORS_IN_MASK[in_hand], size)]

@@ -19,9 +19,10 @@ from companion.engine import (
     summary,
     table_record,
 )
-from companion.engine.mountains.game import DECK, DISCARD_STEP, DRAW_STEP, GOLDS, OUT, PILES, PLAY_STEP
+from companion.engine.mountains.game import DECK, DISCARD, DISCARD_STEP, DRAW_STEP, GOLDS, OUT, PILES, PLAY_STEP
 from companion.errors import IllegalEventError
 from tests.engine.positions import any_cards, mountains_position
+from tests.engine.test_properties import check_hands_by_color
 
 P1, P2 = 0, 1
 Phase = MountainsPhase
@@ -419,6 +420,22 @@ class TestUndo:
         assert card("K01") in game.mountain(P1)
         game.pop()
         assert game.text() == before
+
+    def test_a_forced_draw_and_discard_of_cards_from_elsewhere_are_applied_and_undone(self) -> None:
+        game = playing()
+        before, masks = game.text(), list(game.masks)
+        # The middle card is in player 2's hand, not in the deck: it is taken from there, in turn.
+        game.push(DrawCards(P1, (card("R05"), card("P02"), card("O05"))), force=True)
+        assert game.hand(P1)[-3:] == (card("R05"), card("P02"), card("O05")) and card("P02") not in game.hand(P2)
+        check_hands_by_color(game)
+        game.push(PlayCard(P1, card("R05"), P1), force=True)
+        game.push(DiscardCards(P1, (card("O01"), card("Y02"), card("P02"))), force=True)
+        assert game.size(DISCARD) == 3 and card("Y02") not in game.hand(P2)
+        check_hands_by_color(game)
+        for _ in range(3):
+            game.pop()
+            check_hands_by_color(game)
+        assert game.text() == before and game.masks == masks
 
 
 HEADER = {"format": "mandala-record/1", "ruleset": "mountains", "first_player": "p2",

@@ -23,6 +23,7 @@ from companion.engine import (
     summary,
     table_record,
 )
+from companion.engine.cards import COLOR_OF, GOLD, colors_mask
 from companion.engine.game import HANDS
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -35,6 +36,15 @@ def check_accounting(game: BaseGame[Any, Any]) -> None:
         for card in game.known[zone]:
             assert game.location(card) == zone
     assert sum(game.location(c) == game.UNSEEN for c in game.rules.cards) == sum(game.hidden)
+    check_hands_by_color(game)
+
+
+def check_hands_by_color(game: BaseGame[Any, Any]) -> None:
+    """The hands by color that the moves keep are the hands' known cards, sorted by color in hand order."""
+    for player, zone in enumerate(game.HANDS):
+        hand = game.known[zone]
+        assert game.hand_groups[player] == [[c for c in hand if COLOR_OF[c] == color] for color in range(GOLD + 1)]
+        assert game.hand_colors[player] == colors_mask(hand)
 
 
 def check_rule_of_color(game: Game) -> None:

@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar, TypeAlias
 
-from companion.engine.base import BaseGame
+from companion.engine.base import _FRAME, BaseGame
 from companion.engine.cards import (
     ALL_COLORS_MASK,
-    COLOR_BIT,
     COLOR_OF,
     COLORS,
     GOLD,
@@ -73,8 +72,38 @@ PLAY_STEP = 1
 DISCARD_STEP = 2
 """The play is done and the hand holds more than 6: the discard is due."""
 
-_COUNTS = tuple(tuple(range(low, RULES.hand_max + 1)) for low in range(RULES.hand_max + 1))
-"""``_COUNTS[n]``: the draw counts from n up to the most any draw takes, built once (not every turn)."""
+HAND_SIZE, HAND_MAX = RULES.hand_size, RULES.hand_max
+"""The hand a draw fills up to, and the most it may hold after the draw (as names for the hot paths)."""
+
+
+def draw_range_of(size: int, deck: int) -> tuple[int, int]:
+    """The fewest and most cards a draw may bring to a hand of ``size`` from a deck of ``deck``.
+
+    A draw brings the hand to between 6 and 9 (none needed from 6 up); a
+    deck too short to reach 6 is drawn whole, and the game ends.
+    """
+    need = HAND_SIZE - size if size < HAND_SIZE else 0
+    if deck < need:
+        return deck, deck
+    most = HAND_MAX - size if HAND_MAX - size < deck else deck
+    return need, most if most > need else need
+
+
+_DRAW_COUNTS = tuple(tuple(tuple(range(low or 1, high + 1)) for low, high in
+                           (draw_range_of(size, deck) for deck in range(HAND_MAX + 1)))
+                     for size in range(HAND_MAX + 1))
+"""``_DRAW_COUNTS[size][deck]``: the counts a draw offers (a draw of none is no draw), for a
+hand and a deck of up to ``HAND_MAX`` cards; a bigger deck offers what one of ``HAND_MAX`` does,
+a bigger hand nothing. Built once, not every turn."""
+_ONE_COUNT = tuple((n,) for n in range(len(RULES.cards) + 1))
+"""``_ONE_COUNT[n]``: ``(n,)``, the one option of a discard of n cards (or of a one-card draw), built once."""
+_MASKS = range(1 << (GOLD + 1))
+_COLORS_NOT_IN = tuple(~mask & ALL_COLORS_MASK for mask in _MASKS)
+"""By a mountain's mask: the colors it lacks (what the other player's own mountain may take)."""
+_COLUMNS_IN = tuple(mask & ALL_COLORS_MASK | (GOLD_BIT if mask & ALL_COLORS_MASK else 0) for mask in _MASKS)
+"""By a mountain's mask: its colors, and gold if it has a column (what a card into it may be)."""
+_GOLD_IF_COLUMN = tuple(GOLD_BIT if mask & ALL_COLORS_MASK else 0 for mask in _MASKS)
+"""By a mountain's mask: gold if it has a column of some color."""
 
 # Kinds of decision, as :meth:`MountainsGame.choices` lists them.
 START_KIND, DRAW_KIND, PLAY_KIND, DISCARD_KIND = range(4)
@@ -82,6 +111,17 @@ Choice: TypeAlias = "tuple[int, Player, tuple[int, ...]]"
 """``(kind, player, options)``: a kind of decision open now; options are colors (gold is
 :data:`GOLD`) for a start or a play into ``player``'s mountain, card counts for a draw or a
 discard."""
+
+# The choices choices() returns, made once (tuples: they are never changed), by player first.
+_PLAY_CHOICES: tuple[tuple[Choice, ...], ...] = tuple(
+    tuple((PLAY_KIND, mountain, COLORS_AND_GOLD_IN_MASK[mask]) for mask in _MASKS) for mountain in PLAYERS)
+"""``[mountain][mask]``: a play into ``mountain`` of the colors in ``mask``."""
+_DRAW_CHOICES: tuple[tuple[tuple[Choice, ...], ...], ...] = tuple(
+    tuple(tuple((DRAW_KIND, player, counts) for counts in by_deck) for by_deck in _DRAW_COUNTS) for player in PLAYERS)
+"""``[player][size][deck]``: the draw of ``_DRAW_COUNTS[size][deck]``."""
+_DISCARD_CHOICES: tuple[tuple[Choice, ...], ...] = tuple(
+    tuple((DISCARD_KIND, player, counts) for counts in _ONE_COUNT) for player in PLAYERS)
+"""``[player][n]``: the discard of n cards."""
 
 
 class Phase(enum.Enum):
@@ -122,7 +162,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         StartCard: "start", DrawCards: "draw", PlayCard: "play", DiscardCards: "discard",
     }
     OVER = Phase.OVER
-    SCALARS = ("phase", "turn", "step", "round", "round_first")
+    SCALARS = ("phase", "turn", "step", "round", "round_first")  # push_legal reads them in this order too
     DEFAULTS: ClassVar[dict[str, object]] = {"phase": Phase.PLAY, "turn": 0, "step": DRAW_STEP, "round": 1,
                                              "round_first": 0}
     RECORD_FORM = "companion.engine.mountains.record"
@@ -172,19 +212,8 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         return next((card for card in self.known[HANDS[player]] if COLOR_OF[card] != GOLD), None)
 
     def draw_range(self, player: Player) -> tuple[int, int]:
-        """The fewest and most cards the turn's draw may bring.
-
-        A draw brings the hand to between 6 and 9 (none needed from 6 up); a
-        deck too short to reach 6 is drawn whole, and the game ends.
-        """
-        known, hidden, rules, hand = self.known, self.hidden, self.rules, HANDS[player]
-        size = len(known[hand]) + hidden[hand]
-        deck = len(known[DECK]) + hidden[DECK]
-        need = rules.hand_size - size if size < rules.hand_size else 0
-        if deck < need:
-            return deck, deck
-        most = rules.hand_max - size if rules.hand_max - size < deck else deck
-        return need, most if most > need else need
+        """The fewest and most cards the turn's draw may bring (:func:`draw_range_of`)."""
+        return draw_range_of(self.hand_size(player), self.deck_size)
 
     def all_colors_laid(self) -> bool:
         """Whether the two mountains together hold all six colors (the round ends)."""
@@ -411,33 +440,30 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         of zero cards (the same as no draw) is not listed.
         """
         phase, player = self.phase, self.turn
-        hand = self.known[HANDS[player]]
         if phase is _PLAY:
-            size, rules = len(hand) + self.hidden[HANDS[player]], self.rules
-            if self.step == DISCARD_STEP:
-                return [(DISCARD_KIND, player, (size - rules.hand_size,))]
-            choices: list[Choice] = []
-            if self.step == DRAW_STEP:
-                low, high = self.draw_range(player)
-                low = low or 1  # a draw of none is the same as no draw
-                counts = _COUNTS[low][:high + 1 - low] if high <= rules.hand_max else tuple(range(low, high + 1))
-                choices.append((DRAW_KIND, player, counts))
-                if size < rules.hand_size:
-                    return choices
-            in_hand = 0
-            for card in hand:  # colors_mask(hand), without a call
-                in_hand |= COLOR_BIT[card]
-            own, other = self.masks[player], self.masks[1 - player]
-            gold = in_hand & GOLD_BIT
-            into_own = (in_hand & ~other & ALL_COLORS_MASK) | (gold if own & ALL_COLORS_MASK else 0)
-            into_other = (in_hand & other & ALL_COLORS_MASK) | (gold if other & ALL_COLORS_MASK else 0)
-            choices.append((PLAY_KIND, player, COLORS_AND_GOLD_IN_MASK[into_own]))
-            choices.append((PLAY_KIND, 1 - player, COLORS_AND_GOLD_IN_MASK[into_other]))
-            return choices
+            hand, step = HANDS[player], self.step
+            size = len(self.known[hand]) + self.hidden[hand]
+            if step == DISCARD_STEP:
+                excess = size - HAND_SIZE
+                return [_DISCARD_CHOICES[player][excess] if excess > 0 else (DISCARD_KIND, player, (excess,))]
+            if step == DRAW_STEP:
+                deck = len(self.known[DECK]) + self.hidden[DECK]
+                draws = _DRAW_CHOICES[player][size if size < HAND_MAX else HAND_MAX]
+                draw = draws[deck if deck < HAND_MAX else HAND_MAX]
+                if size < HAND_SIZE:
+                    return [draw]
+            # The Rule of the mountains, as _check_play has it: into one's own mountain the hand's
+            # colors the other mountain lacks, into the other one those it has; gold into either
+            # mountain that has a column.
+            in_hand, masks = self.hand_colors[player], self.masks
+            own, other = masks[player], masks[1 - player]
+            into_own = _PLAY_CHOICES[player][in_hand & (_COLORS_NOT_IN[other] | _GOLD_IF_COLUMN[own])]
+            into_other = _PLAY_CHOICES[1 - player][in_hand & _COLUMNS_IN[other]]
+            return [draw, into_own, into_other] if step == DRAW_STEP else [into_own, into_other]
         if phase is _START:
-            colored = colors_mask(hand) & ALL_COLORS_MASK
+            colored = self.hand_colors[player] & ALL_COLORS_MASK
             if not colored:  # show the hand and draw one card at a time until a colored one comes
-                return [(DRAW_KIND, player, (1,))] if self.deck_size else []
+                return [(DRAW_KIND, player, _ONE_COUNT[1])] if self.deck_size else []
             first = self.first_start_color()
             if first is not None and colored & ~(1 << first):
                 colored &= ~(1 << first)
@@ -462,13 +488,25 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     # -- moving the game on ---------------------------------------------------
 
+    def push_legal(self, event: MountainsEvent) -> None:
+        """:meth:`BaseGame.push_legal`, with the scalar fields read as ``SCALARS`` lists them.
+
+        Random play pushes every event through here: five attribute reads
+        cost a fraction of the generic ``attrgetter``'s five lookups.
+        """
+        self._log.append((_FRAME, (self.phase, self.turn, self.step, self.round, self.round_first)))
+        self._appliers[type(event)](self, event)
+        self.stack.append((event, False))
+
     def _apply_start(self, event: StartCard) -> None:
         player = event.player
         self._move(event.card, HANDS[player], MOUNTAINS[player])
         if self.phase is _START:
-            empty = [p for p in PLAYERS if not self.size(MOUNTAINS[p])]
-            if empty:
-                self.turn = empty[0]
+            known, hidden = self.known, self.hidden
+            if not known[MOUNTAINS[0]] and not hidden[MOUNTAINS[0]]:
+                self.turn = 0
+            elif not known[MOUNTAINS[1]] and not hidden[MOUNTAINS[1]]:
+                self.turn = 1
             else:  # both starting cards are down: the round's first player takes the first turn
                 self.phase = _PLAY
                 self.turn = self.round_first
@@ -476,20 +514,19 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         self._end_if_stuck()
 
     def _apply_draw(self, event: DrawCards) -> None:
-        hand = HANDS[event.player]
         drew = event.drew
         if isinstance(drew, int):
             count = min(drew, self.deck_size)
             if count:
                 self._unsee(DECK)  # which known cards left is not known: the deck becomes all unseen
-                self._move_unseen(DECK, hand, count)
+                self._move_unseen(DECK, HANDS[event.player], count)
         else:
-            self._move_cards(drew, DECK, hand)
-        if self.phase is _START:
-            if not event.count and not self.deck_size:  # a hand with no colored card and no card to draw
-                self.phase = _OVER
-        elif self.phase is _PLAY:
+            self._move_cards(drew, DECK, HANDS[event.player])
+        phase = self.phase
+        if phase is _PLAY:
             self.step = PLAY_STEP
+        elif phase is _START and not event.count and not self.deck_size:
+            self.phase = _OVER  # a hand with no colored card and no card to draw
         if not self.known[DECK] and not self.hidden[DECK]:
             self._end_if_stuck()
 
@@ -498,7 +535,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
         hand = HANDS[player]
         self._move(event.card, hand, MOUNTAINS[event.mountain])
         if self.phase is _PLAY:
-            if len(self.known[hand]) + self.hidden[hand] > self.rules.hand_size:
+            if len(self.known[hand]) + self.hidden[hand] > HAND_SIZE:
                 self.step = DISCARD_STEP
             else:
                 self._end_turn(player)
@@ -528,18 +565,17 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
 
     def _score_round(self) -> None:
         """Gold scores for the mountain's owner; then each color goes to its majority, or out on a tie."""
-        counts = [[0] * len(COLORS), [0] * len(COLORS)]
+        counts = [[0] * (GOLD + 1), [0] * (GOLD + 1)]  # by color, gold too (not counted for majorities)
         for player in PLAYERS:
+            count = counts[player]
             for card in self.known[MOUNTAINS[player]]:
-                if COLOR_OF[card] != GOLD:
-                    counts[player][COLOR_OF[card]] += 1
+                count[COLOR_OF[card]] += 1
         one, two = counts
         winner = [PILES[0] if one[c] > two[c] else PILES[1] if two[c] > one[c] else OUT for c in COLORS]
         for player in PLAYERS:
             mountain = MOUNTAINS[player]
-            gold = GOLDS[player]
-            self._split_zone(mountain, [gold if COLOR_OF[c] == GOLD else winner[COLOR_OF[c]]
-                                        for c in self.known[mountain]])
+            target = [*winner, GOLDS[player]]  # by color: gold goes to the mountain's owner
+            self._split_zone(mountain, list(map(target.__getitem__, map(COLOR_OF.__getitem__, self.known[mountain]))))
 
     def _end_if_stuck(self) -> None:
         """The game ends the moment a player must draw and the deck is empty.
@@ -551,7 +587,7 @@ class MountainsGame(BaseGame[MountainsSetup, MountainsEvent]):
             return
         player = self.turn
         if self.phase is _PLAY:
-            must_draw = self.step != DISCARD_STEP and self.hand_size(player) < self.rules.hand_size
+            must_draw = self.step != DISCARD_STEP and self.hand_size(player) < HAND_SIZE
         else:  # a start is due: only a hand known to hold no colored card must draw
             must_draw = not self.hidden[HANDS[player]] and self.colored_in_hand(player) is None
         if must_draw:
