@@ -282,10 +282,16 @@ def _screen(tracker: TableTracker, now: float) -> DisplayModel:
 
 
 def _judge_warnings(script: GameScript, warnings: list[Warning], fps: float, settle: float) -> tuple[int, list[str]]:
-    injected = {(i.card_id, i.zone): i for i in script.injections}
+    """Injected cards warned in time, and the warnings no injection explains.
+
+    Each injection is judged by the first warning about its card and zone raised once it was laid: the
+    same card may be put down illegally in the same place twice in a game, and each time needs its warning.
+    """
+    injected = {(i.card_id, i.zone) for i in script.injections}
     in_time = 0
-    for (card, zone), injection in injected.items():
-        raised = [w for w in warnings if card in w.cards and w.zone == zone]
+    for injection in script.injections:
+        raised = [w for w in warnings if injection.card_id in w.cards and w.zone == injection.zone
+                  and w.frame / fps >= injection.start_s]
         if raised and raised[0].frame / fps - injection.start_s <= 2 * settle + 0.7:
             in_time += 1
     false = [str(w) for w in warnings if not any((c, w.zone) in injected for c in w.cards)]

@@ -36,3 +36,22 @@ def test_style_choices_come_from_the_sim() -> None:
     table.add_arguments(parser)
     args = parser.parse_args(["--style", "sloppy", "--observations", "ideal"])
     assert (args.style, args.observations, args.games) == ("sloppy", "ideal", 20)
+
+
+def test_each_injection_needs_its_own_warning() -> None:
+    # The same illegal card put down in the same place twice in a game: two injections, each judged by the
+    # first warning raised once it was laid (seed 9 of the sloppy players does this with K17).
+    from companion.engine import Game
+    from companion.sim.script import GameScript, Injection
+    from companion.tracker.tracker import Warning
+
+    twice = (Injection("K17", "m1.field.p1", 22.8, 26.3, "color-rule"),
+             Injection("K17", "m1.field.p1", 32.4, 36.6, "color-rule"))
+    script = GameScript(Game.__new__(Game), (), twice)
+
+    def warned(*seconds: float) -> list[Warning]:
+        return [Warning("color-rule", "", "", ("K17",), "m1.field.p1", round(at * 14)) for at in seconds]
+
+    assert table._judge_warnings(script, warned(24.2, 34.3), 14.0, 1.0) == (2, [])
+    assert table._judge_warnings(script, warned(24.2), 14.0, 1.0) == (1, [])  # the second one was never warned
+    assert table._judge_warnings(script, warned(24.2, 40.0), 14.0, 1.0) == (1, [])  # warned too late
