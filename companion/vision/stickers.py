@@ -25,6 +25,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision.card_codes import STORED, stored_matrix
+
 Point = tuple[float, float]
 
 QR_VERSION = 1
@@ -95,6 +97,16 @@ def stickers_clash(card_mm: Point, sticker_mm: float) -> bool:
 
 def qr_matrix(payload: str) -> npt.NDArray[np.bool_] | None:
     """The QR module matrix of a payload (True for dark, no quiet zone), or None if it cannot be encoded.
+
+    The card payloads' matrices are stored (:mod:`companion.vision.card_codes`:
+    the encoder's own, without its 4 ms a code); anything else is encoded
+    (:func:`encode_qr`). The matrix is read-only.
+    """
+    return stored_matrix(payload) if payload in STORED else encode_qr(payload)
+
+
+def encode_qr(payload: str) -> npt.NDArray[np.bool_] | None:
+    """The QR module matrix of a payload as OpenCV's encoder makes it, or None if it cannot be encoded.
 
     Card payloads (short, alphanumeric) get the card format exactly: version
     1, level H, alphanumeric mode (interfaces.md section 1). Anything else
