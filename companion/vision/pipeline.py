@@ -32,7 +32,7 @@ from companion.vision.decoders import (
     DecodeResult,
     make_decoder,
 )
-from companion.vision.dictionary import read_by_dictionary, search_regions, symbol_of
+from companion.vision.dictionary import card_dictionary, read_by_dictionary, search_regions, symbol_of
 from companion.vision.fiducials import FiducialDetector, FiducialSighting
 from companion.vision.frames import check_frame, grey_crop, to_grey
 from companion.vision.lens import LensError, LensModel, lens_for_frames
@@ -78,6 +78,13 @@ SHARPEN_KERNEL = (2 * math.ceil(2 * SHARPEN_SIGMA_PX) + 1,) * 2
 # From a core of half a sticker: on the benchmark's tables 0.8 more crops per
 # 1080p table and 2.3 per 12 MP table get their further passes.
 BLIND_RETRY_STICKERS = 2 * MARGIN_STICKERS + 0.5
+# A candidate whose textured middle (the box less its margins) is thinner than this, in stickers, holds
+# no whole code: a code's middle is 0.72 sticker across (21 of 29 modules), 0.54 or more when blurred
+# (above). Such slivers (an edge of a covered sticker, a card's printed line) were decoded once and read
+# nothing: 267 of 2,400 first passes on the 36 benchmark tables of 1080p, with and without a lens model
+# (the first reads came at 0.35; docs/benchmarks.md, "fifth pass"). They are not decoded; they join the
+# retries last, as a crop that read nothing did.
+SLIVER_STICKERS = 0.25
 # Side of the window decoded again around a symbol located but not read, in
 # stickers: a sticker at any rotation with a little margin.
 RETRY_WINDOW_STICKERS = 2.0
@@ -274,6 +281,9 @@ class VisionPipeline:
         self.whole_frame_decode = whole_frame_decode
         self.sharpen_retry = sharpen_retry
         self.dictionary_reads = dictionary_reads
+        if dictionary_reads:
+            # Built once per process (30-40 ms): at start-up, not inside the first cold scan that needs it.
+            card_dictionary()
         self._places = {
             f.id: FiducialPlace(f.id, (float(f.center_mm[0]), float(f.center_mm[1])), float(f.size_mm))
             for f in layout.fiducials
@@ -630,10 +640,14 @@ class VisionPipeline:
         if one_read_per_card:
             order.sort(key=lambda i: -boxes[i].width * boxes[i].height)
         begun: list[tuple[Region, StickerScale, np.ndarray, _CropReading]] = []
+        slivers: list[UnreadCrop] = []
         for i in order:
             box, scale = boxes[i], scales[i]
             if others and _explained(box, margin, others):
                 later.append(UnreadCrop(box, (), changed, scale, other_sticker=True))
+                continue
+            if _sliver(box, margin, scale):
+                slivers.append(UnreadCrop(box, (), changed, scale))
                 continue
             crop = grey_crop(frame, box.x, box.y, box.x + box.width, box.y + box.height)
             reading = self._first_pass(crop, scale)
@@ -658,7 +672,7 @@ class VisionPipeline:
                 failed.append(UnreadCrop(box, spots, changed, scale))
         # Retried in this order: stickers seen but unread, then the other stickers of cards read (each
         # reads, and places its card better), then crops that showed nothing (mostly covered corners).
-        self._unread += [c for c in failed if c.spots] + later + [c for c in failed if not c.spots]
+        self._unread += [c for c in failed if c.spots] + later + [c for c in failed if not c.spots] + slivers
         return symbols
 
     def _read_by_dictionary(self, frame: np.ndarray, found: list[DecodedSymbol], first: int) -> list[DecodedSymbol]:
@@ -962,6 +976,11 @@ def _explained(box: Region, margin: int, others: list[_Box]) -> bool:
     xs = [x0 + (x1 - x0) * i / 3.0 for i in range(4)]
     ys = [y0 + (y1 - y0) * i / 3.0 for i in range(4)]
     return all(any(o[0] <= x <= o[2] and o[1] <= y <= o[3] for o in near) for x in xs for y in ys)
+
+
+def _sliver(box: Region, margin: int, scale: StickerScale) -> bool:
+    """Whether a candidate's textured middle (the box less the margin candidates add) is too thin to hold a code."""
+    return min(box.width, box.height) - 2 * margin < SLIVER_STICKERS * scale.sticker_px
 
 
 def _tiny_crowds_tiled(boxes: list[Region], smallest: list[StickerScale]) -> list[Region]:

@@ -294,3 +294,37 @@ def test_modules_a_wide_lens_shrank_get_more_passes_and_crowds_in_tiles(layout: 
     edge_tiles = _tiny_crowds_tiled([crowd], [edge])
     assert len(edge_tiles) > 4 and all(max(b.width, b.height) <= 2.2 * edge.sticker_px + 1 for b in edge_tiles)
     assert min(b.x for b in edge_tiles) == crowd.x and max(b.x + b.width for b in edge_tiles) == crowd.x + crowd.width
+
+
+class _CountingDecoder:
+    """zxing, counting the crops handed to it."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self._real = make_decoder("zxing")
+        self.calls = 0
+
+    def decode(self, grey: np.ndarray) -> list[DecodedSymbol]:
+        return list(self.decode_detailed(grey).symbols)
+
+    def decode_detailed(self, grey: np.ndarray) -> DecodeResult:
+        self.calls += 1
+        return self._real.decode_detailed(grey)
+
+
+def test_a_sliver_of_texture_is_not_decoded(layout: Layout, render: Render) -> None:
+    scene = render([card_in(layout, "K04", "p1.river.2")])
+    striped = scene.image.copy()
+    # A strip of fine print (3 px modules) under half a sticker high on the bare mat, far from the card:
+    # dense enough to be a candidate, too thin for a code (its textured middle: 0.23 sticker).
+    rng = np.random.default_rng(3)
+    cells = (rng.random((12, 70)) < 0.5).astype(np.uint8) * 200 + 20
+    striped[900:936, 800:1010] = np.kron(cells, np.ones((3, 3), np.uint8))[:, :, None]
+    counts = []
+    for frame in (scene.image, striped):
+        decoder = _CountingDecoder()
+        observation = VisionPipeline(layout, decoder).scan(frame)
+        assert ids_and_zones(observation) == {("K04", "p1.river.2")}
+        counts.append(decoder.calls)
+    assert counts[1] == counts[0]
