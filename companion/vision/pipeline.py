@@ -85,6 +85,17 @@ BLIND_RETRY_STICKERS = 2 * MARGIN_STICKERS + 0.5
 # (the first reads came at 0.35; docs/benchmarks.md, "fifth pass"). They are not decoded; they join the
 # retries last, as a crop that read nothing did.
 SLIVER_STICKERS = 0.25
+# In a sharp frame the first pass reads the whole stickers of a large crop (a fanned row, a heap): a
+# large crop that read and located nothing there is covered stickers, and its further passes (the 2x
+# pass: a third of a 1080p cold scan's decoding) read nothing on the 36 benchmark tables, with and
+# without a lens model. A cold scan leaves such crops to the steady state's retries, which give them
+# every pass. A crop whose textured middle could be one lone code still gets its passes now: a sharp
+# whole sticker or foreign code was read by the 2x pass alone twice there (middles of 0.6 and 0.88
+# sticker; a code turned 45 degrees spans 1.02), and a card's second sticker may be covered.
+# Sharp: the softest marker measured blurs by under 0.4 module (sigma); the 2x pass read stickers in
+# large crops from 1.3 px (0.48 module) up (docs/benchmarks.md, "fifth pass").
+SHARP_FRAME_BLUR_MODULES = 0.4
+LONE_CODE_STICKERS = 1.2
 # Side of the window decoded again around a symbol located but not read, in
 # stickers: a sticker at any rotation with a little margin.
 RETRY_WINDOW_STICKERS = 2.0
@@ -376,13 +387,16 @@ class VisionPipeline:
             return FrameObservation(board, timings_ms=watch.done())
         with watch.stage("sharpness"):
             # Every other marker is enough to notice a smear; all are measured once one shows it.
-            board, smeared = self._smeared(frame, board, seen, set(sorted(seen)[::2]))
+            sample = set(sorted(seen)[::2])
+            board, smeared = self._smeared(frame, board, seen, sample)
         self._smeared_before = bool(smeared)
         self._unread = []
         assert self._scale is not None
         once = not every_sticker and self._scale.module_px < ONE_READ_BELOW_MODULE_PX
+        softest = self._smear.softest_blur_px(sample)
+        sharp = once and softest is not None and softest < SHARP_FRAME_BLUR_MODULES * self._scale.module_px
         self._reads = self._unsmeared(self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode,
-                                                   one_read_per_card=once), board, smeared)
+                                                   one_read_per_card=once, sharp_frame=sharp), board, smeared)
         return self._observe(board, (whole,), watch, smeared)
 
     def process(self, frame: np.ndarray) -> FrameObservation:
@@ -590,7 +604,7 @@ class VisionPipeline:
 
     def _decode(
         self, frame: np.ndarray, regions: list[Region], watch: _Stopwatch, *, whole_frame: bool,
-        one_read_per_card: bool = False,
+        one_read_per_card: bool = False, sharp_frame: bool = False,
     ) -> list[StickerRead]:
         """Reads in ``regions``; crops with something unread join ``self._unread`` (see :meth:`_decode_boxes`)."""
         assert self._scale is not None
@@ -611,14 +625,14 @@ class VisionPipeline:
                 boxes = [b for b in boxes if not _holds_any(b, symbols)]
         with watch.stage("decode_crops"):
             first_new = len(self._unread)
-            symbols += self._decode_boxes(frame, boxes, one_read_per_card=one_read_per_card)
+            symbols += self._decode_boxes(frame, boxes, one_read_per_card=one_read_per_card, sharp_frame=sharp_frame)
         if self.dictionary_reads:
             with watch.stage("dictionary"):
                 symbols += self._read_by_dictionary(frame, symbols, first_new)
         return _merge_reads([], [_sticker_read(s, self.frames) for s in symbols], self._same_place_px())
 
     def _decode_boxes(self, frame: np.ndarray, boxes: list[Region], since: int | None = None, *,
-                      one_read_per_card: bool = False) -> list[DecodedSymbol]:
+                      one_read_per_card: bool = False, sharp_frame: bool = False) -> list[DecodedSymbol]:
         """Decode each box; boxes with something unread wait in ``self._unread`` for later.
 
         ``since`` is the frame in which the boxes' pixels last changed (default: this one).
@@ -627,6 +641,8 @@ class VisionPipeline:
         largest boxes are decoded first (they hold the most stickers, and the small ones are most
         often explained by them), and every box's further passes wait until all first passes are
         done, so a box that read nothing at first is let go if a card read elsewhere explains it.
+        ``sharp_frame`` (a cold scan's frame whose markers measured sharp, SHARP_FRAME_BLUR_MODULES)
+        leaves boxes larger than a lone sticker that read and located nothing to the retries too.
         """
         symbols: list[DecodedSymbol] = []
         changed = self.frames if since is None else since
@@ -660,6 +676,9 @@ class VisionPipeline:
             if reading.blind and others and _explained(box, margin, others):
                 # The other sticker of a card read, unread at first.
                 later.append(UnreadCrop(box, (), changed, scale, other_sticker=True))
+                continue
+            if reading.blind and sharp_frame and not _lone_sticker_sized(box, margin, scale):
+                failed.append(UnreadCrop(box, (), changed, scale))  # retried with every pass on the next frames
                 continue
             found, missed = self._further_passes(crop, scale, reading)
             dx, dy = max(0, box.x), max(0, box.y)
@@ -981,6 +1000,11 @@ def _explained(box: Region, margin: int, others: list[_Box]) -> bool:
 def _sliver(box: Region, margin: int, scale: StickerScale) -> bool:
     """Whether a candidate's textured middle (the box less the margin candidates add) is too thin to hold a code."""
     return min(box.width, box.height) - 2 * margin < SLIVER_STICKERS * scale.sticker_px
+
+
+def _lone_sticker_sized(box: Region, margin: int, scale: StickerScale) -> bool:
+    """Whether a candidate's textured middle is no larger than one sticker's code at any turn (LONE_CODE_STICKERS)."""
+    return max(box.width, box.height) - 2 * margin <= LONE_CODE_STICKERS * scale.sticker_px
 
 
 def _tiny_crowds_tiled(boxes: list[Region], smallest: list[StickerScale]) -> list[Region]:

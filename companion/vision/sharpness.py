@@ -133,6 +133,7 @@ class SmearMeter:
 
     def __init__(self) -> None:
         self._sharp: dict[int, tuple[float, float]] = {}
+        self._latest: dict[int, tuple[float, float]] = {}  # each marker's rises when last measured
 
     def measure(self, image: np.ndarray, sightings: Iterable[FiducialSighting]) -> dict[int, float]:
         smear = {}
@@ -141,6 +142,7 @@ class SmearMeter:
             pair = directional_rises(rises, 2 * _reach(sighting))
             if pair is None:
                 continue
+            self._latest[sighting.id] = pair
             known = self._sharp.get(sighting.id)
             sharp = pair if known is None else (min(known[0], pair[0]), min(known[1], pair[1]))
             self._sharp[sighting.id] = sharp
@@ -150,6 +152,14 @@ class SmearMeter:
             smear[sighting.id] = math.sqrt(extra) / RISE_PER_SMEAR
         return smear
 
+    def softest_blur_px(self, ids: Iterable[int]) -> float | None:
+        """The blur sigma (px) of the softest of these markers' edges when last measured; None if none was.
+
+        A smear widens one direction's edges: it counts as blur here (a smeared frame is no sharp one).
+        """
+        rises = [max(self._latest[i]) for i in ids if i in self._latest]
+        return max(rises) / RISE_PER_SIGMA if rises else None
+
     def knows(self, fid: int) -> bool:
         """Whether the marker's sharp rises were measured: only then can a smear be told on it."""
         return fid in self._sharp
@@ -157,6 +167,7 @@ class SmearMeter:
     def forget(self) -> None:
         """The camera or its focus changed: sharp rises are to be learnt again."""
         self._sharp.clear()
+        self._latest.clear()
 
 
 def interpolate(values: Mapping[int, float], places: Mapping[int, tuple[float, float]],

@@ -300,6 +300,7 @@ class _CountingDecoder:
     """zxing, counting the crops handed to it."""
 
     name = "counting"
+    reads_crowds = True  # as zxing: candidates are not cut into tiles
 
     def __init__(self) -> None:
         self._real = make_decoder("zxing")
@@ -328,3 +329,22 @@ def test_a_sliver_of_texture_is_not_decoded(layout: Layout, render: Render) -> N
         assert ids_and_zones(observation) == {("K04", "p1.river.2")}
         counts.append(decoder.calls)
     assert counts[1] == counts[0]
+
+
+def test_a_large_blind_crop_in_a_sharp_frame_gets_its_further_passes_later(layout: Layout, render: Render) -> None:
+    # Fine print (3 px modules) two stickers across on the bare mat: a crop where nothing is read or located.
+    rng = np.random.default_rng(5)
+    cells = (rng.random((50, 50)) < 0.5).astype(np.uint8) * 200 + 20
+    patch = np.kron(cells, np.ones((3, 3), np.uint8))[:, :, None]
+    added = {}
+    for blur in (0.0, 1.5):
+        scene = render([card_in(layout, "K04", "p1.river.2")], blur_sigma=blur)
+        printed = scene.image.copy()
+        printed[820:970, 820:970] = patch
+        calls = []
+        for frame in (scene.image, printed):
+            decoder = _CountingDecoder()
+            assert ids_and_zones(VisionPipeline(layout, decoder).scan(frame)) == {("K04", "p1.river.2")}
+            calls.append(decoder.calls)
+        added[blur] = calls[1] - calls[0]
+    assert added == {0.0: 1, 1.5: 2}  # the sharp frame's scan decodes it once, the soft frame's twice

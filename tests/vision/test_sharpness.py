@@ -42,6 +42,22 @@ def test_blur_is_measured_in_pixels_of_sigma(layout: Layout) -> None:
         assert measured is not None and abs(measured - sigma) < 0.35, (sigma, measured)
 
 
+def test_the_softest_marker_last_measured_gives_the_frame_blur(layout: Layout) -> None:
+    pipeline = VisionPipeline(layout)
+    meter = SmearMeter()
+    softest = {}
+    for sigma in (0.5, 1.5):
+        image = render_table(layout, [], dataclasses.replace(BASE, blur_sigma=sigma, noise_sigma=0.0)).image
+        pipeline.scan(image)
+        sightings = list(pipeline.fiducial_sightings.values())
+        meter.measure(image, sightings)
+        softest[sigma] = meter.softest_blur_px(s.id for s in sightings)
+        assert softest[sigma] is not None and sigma - 0.2 < softest[sigma] < sigma + 0.6, (sigma, softest)
+    assert meter.softest_blur_px([]) is None
+    meter.forget()
+    assert meter.softest_blur_px(s.id for s in sightings) is None
+
+
 def test_markers_measured_together_measure_as_each_alone(layout: Layout) -> None:
     # Markers seen at different sizes (a tilted camera) have profiles of different lengths, padded together.
     image = render_table(layout, [], dataclasses.replace(BASE, tilt_deg=10.0, blur_sigma=1.2)).image
