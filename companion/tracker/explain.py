@@ -25,6 +25,7 @@ was away is the same search, allowed to go deeper.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -118,6 +119,8 @@ class Evidence:
     left_at: Mapping[str, float] = field(default_factory=dict)
     """Card -> when it went out of sight, for cards the game has on the table and not seen: the order claims
     were made in, when a destruction is noticed late."""
+    shaken: frozenset[str] = frozenset()
+    """Cards first read just after a bumped table's blurred frames: shaken into sight where they lay, not laid."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,8 @@ def misfit(game: Game, evidence: Evidence, played: Mapping[str, str] | None = No
         if expected == zone:
             continue
         if expected in (None, zones.DISCARD_ZONE) and zone in (evidence.stale.get(card), played.get(card)):
+            continue
+        if being_grabbed(game, parse_card(card), zone):
             continue
         cost += STRONG
     for card, zone in evidence.glimpses.items():
@@ -235,16 +240,20 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
 
 
 def _depth(events: tuple[Event, ...]) -> int:
-    """How deep a sequence goes: claims do not count.
+    """How deep a sequence goes: claims do not count, nor do readings (a card identified or named, a recount).
 
     A destruction noticed late (its completion under a card nobody read, the
     claims made while the mountain lay in sight) is a run of claims, one per
     color that left, each forced by what left: the players' choices are the
     plays before them. Without this a completion followed by several claims
     outgrew the look and the last play was taken back instead, then every
-    move after it was warned.
+    move after it was warned. A reading (a ``resync`` line: an unread card
+    identified, named by its color, a completion under it) is no move either:
+    three plays and a completion over an unread card, named, then its first
+    claim, are three moves; counted, the claim fell outside the look and the
+    completing play was taken for an unread card instead.
     """
-    return sum(not isinstance(event, Claim) for event in events)
+    return sum(not isinstance(event, Claim | Resync) for event in events)
 
 
 def taken_back(game: Game, evidence: Evidence) -> str:
@@ -423,9 +432,11 @@ def candidates(game: Game, evidence: Evidence) -> list[Event]:
 def _identifications(game: Game, evidence: Evidence) -> list[Event]:
     """A card read in a mountain that holds cards laid unseen: one of them, if it lay there already.
 
-    Mountain cards only leave in a destruction, so a card read there during
-    play that was laid after the last rest is a new play, not an old card.
-    During a destruction, a card from nowhere in a river or on the pile may
+    Mountain cards only leave in a destruction, so a card read there that was
+    laid after the last rest is a new play, not an old card: during play, and
+    during a destruction in the other mountain, which nothing leaves (a play
+    made before the completing one, not an unread card of the deal). Only the
+    mountain being claimed uncovers cards. During a destruction, a card from nowhere in a river or on the pile may
     be one of them, claimed.
     """
     found: list[Event] = _swept_cards(game, evidence)
@@ -441,15 +452,66 @@ def _identifications(game: Game, evidence: Evidence) -> list[Event]:
         for mandala in mandalas:
             if mandala is None or not game.hidden[mountain_zone(mandala)]:
                 continue
+            claimed = claims_made(game) if mandala == game.destroying else {}
             for card in cards:
-                new_play = evidence.laid_at.get(card, 0.0) > evidence.rest_time and zone not in evidence.uncovering
-                if game.phase is Phase.PLAY and ref.kind == "mountain" and new_play:
+                claimer = claimed.get(COLOR_OF[parse_card(card)])
+                if claimer is not None:
+                    # A claim took every card of its color: this one lay unread under another and goes with it.
+                    if ref.kind == "mountain":
+                        with suppress(PositionError):
+                            found.append(Resync(_claimed_unread(game, parse_card(card), mandala, claimer).text()))
+                    continue
+                new_play = evidence.laid_at.get(card, 0.0) > evidence.rest_time and zone not in evidence.uncovering \
+                    and card not in evidence.shaken
+                if ref.kind == "mountain" and new_play and mandala != game.destroying:
                     continue
                 try:
                     found.append(Resync(identify(game, parse_card(card), mandala).text()))
                 except PositionError:
                     continue  # the card cannot be that one (the table contradicts the game): no identification
     return found
+
+
+def claims_made(game: Game) -> dict[int, int]:
+    """The colors claimed so far in the destruction under way (its claims or its refill), and who claimed each.
+
+    A claim takes every card of its color, the unread ones too: a card of a
+    claimed color read in that mountain afterwards is one the claim took,
+    still on its way to the cup (the claim is taken in grabs), never a card
+    left for a second claim of that color.
+    """
+    if game.phase not in (Phase.CLAIM, Phase.REFILL) or game.destroying is None:
+        return {}
+    made: dict[int, int] = {}
+    for event, _ in reversed(game.stack):
+        if isinstance(event, Claim):
+            made.setdefault(event.color, event.player)
+        elif not isinstance(event, Resync):
+            break  # the play that completed the mandala
+    return made
+
+
+def being_grabbed(game: Game, card: Card, zone: str) -> bool:
+    """A card seen in the mountain being destroyed that a claim made already took: the rest of its grabs."""
+    mandala = game.destroying
+    return mandala is not None and zone == zones.mountain(mandala) and game.location(card) != UNSEEN \
+        and COLOR_OF[card] in claims_made(game)
+
+
+def _claimed_unread(game: Game, card: Card, mandala: int, claimer: int) -> Game:
+    """The game once ``card``, read in the mountain after its color was claimed, is known as one of the
+    mountain's unread cards that the claim took into the claimer's cup."""
+    position = position_of(game)
+    unseen = list(position.unseen_mountains)
+    if unseen[mandala] < 1 or game.location(card) != UNSEEN:
+        raise PositionError(f"{card_name(card)} cannot be an unseen card of m{mandala + 1}'s mountain")
+    unseen[mandala] -= 1
+    cups = [list(cup) for cup in position.cups]
+    cups[claimer].append(card)
+    sizes = list(position.cup_sizes or (game.cup_size(0), game.cup_size(1)))
+    sizes[claimer] += 1
+    return build(replace(position, unseen_mountains=(unseen[0], unseen[1]), cups=(tuple(cups[0]), tuple(cups[1])),
+                         cup_sizes=(sizes[0], sizes[1])))
 
 
 def _swept_cards(game: Game, evidence: Evidence) -> list[Event]:
@@ -601,8 +663,9 @@ def _unread_colors(game: Game, evidence: Evidence) -> list[Event]:
     in_river = {COLOR_OF[c] for c in game.river(picker)}
     to_pile = not game.field(mandala, picker)
     found: list[Event] = []
+    claimed = claims_made(game)
     for color in COLORS:
-        if color in in_mountain or not (to_pile or color in in_river):
+        if color in in_mountain or color in claimed or not (to_pile or color in in_river):
             continue
         named = _naming(game, mandala, color, evidence, STAND_IN)
         if named is not None:
@@ -671,13 +734,17 @@ def _claims(game: Game, evidence: Evidence) -> list[Event]:
     by_color: dict[int, list[Card]] = {}
     for card in game.mountain(mandala):
         by_color.setdefault(COLOR_OF[card], []).append(card)
+    next_space = zones.river(picker, len(game.river(picker)) + 1)
     for color, cards in sorted(by_color.items()):
         names = [card_name(c) for c in cards]
-        if any(evidence.seen.get(n) == mountain for n in names):
-            continue
         in_river = [c for c, n in zip(cards, names, strict=True)
                     if zones.parse_zone(evidence.seen.get(n, mountain)).kind == "river"
                     and zones.parse_zone(evidence.seen[n]).player == picker]
+        # A claim taken in grabs: its card laid in the picker's next river space shows it, the rest of the color
+        # still in the mountain (they go with it).
+        if any(evidence.seen.get(n) == mountain for n in names) and not any(
+                evidence.seen.get(card_name(c)) == next_space for c in in_river):
+            continue
         events.append(Claim(picker, color, in_river[0] if in_river else None))
     return events
 

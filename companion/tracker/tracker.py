@@ -55,6 +55,7 @@ from companion.tracker.explain import (
     Correction,
     Evidence,
     Explanation,
+    being_grabbed,
     explain,
     table_cards,
 )
@@ -623,6 +624,7 @@ class Tracker:
                                              and view.cards.get(c, z) != z),  # moved out, not covered
                         uncovered=uncovered, swept_since=self.swept_since, left_at=left_at,
                         long_out=frozenset(c for c, at in left_at.items() if view.time - at >= self.claim_confirm_s),
+                        shaken=view.shaken,
                         left_alone=frozenset(c for c in uncovered if c in left_at and not any(
                             other != c and abs(at - left_at[c]) <= TOGETHER_S for other, at in left_at.items())))
 
@@ -765,7 +767,8 @@ class Tracker:
             if card in quarantined or card in view.duplicates or self.accepted.get(card) == zone:
                 continue
             expected = zones.expected_zone(game, parse_card(card))
-            if expected == zone or (self.last_zone.get(card) == zone and expected in (None, zones.DISCARD_ZONE)):
+            if expected == zone or (self.last_zone.get(card) == zone and expected in (None, zones.DISCARD_ZONE)) \
+                    or being_grabbed(game, parse_card(card), zone):
                 # In place; or still lying where it was after the rules moved it on: field cards
                 # not yet swept onto the discard pile, a discard pile not yet shuffled into the deck.
                 continue
