@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from companion.engine import Claim, Discard, EndReason, FieldPlay, Game, MountainPlay, Phase, Refill, Resync, Reveal
 from companion.engine.cards import CARDS, parse_card, parse_color
-from companion.engine.game import CUPS, UNSEEN, mountain_zone
+from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import Position, build, position_of
 from companion.tracker.anchor import JoinCounts
-from companion.tracker.explain import Correction
+from companion.tracker.explain import Correction, Evidence, explain
 from companion.tracker.tracker import Tracker
 from companion.vocab import notices
 from tests.tracker.table import ScriptedTable
@@ -572,3 +572,27 @@ def test_a_card_a_bump_shakes_into_sight_in_a_mountain_is_read_there_not_played(
     assert events[0] == FieldPlay(0, 1, cards("K01"), field=0) and [type(e) for e in events[1:]] == [Resync]
     game = table.tracker.game
     assert game is not None and game.turn == 1 and set(game.mountain(0)) == set(cards("R01", "O01"))
+
+
+def test_a_discard_is_read_again_as_a_claim_onto_the_pile_when_an_unnoticed_destruction_shows() -> None:
+    # m1 held K09 unread and five colors read; p1's R02 completed it unnoticed. p1 picked first (two field cards
+    # to none) and claimed purple into the cup; p2, whose field is empty, claimed black onto the pile, which the
+    # tracker took for a discard of K09 (a card from nowhere on the pile). Then green and orange left the
+    # mountain and the fields were swept: the destruction shows, and the discard is read again as p2's claim.
+    game = build(Position(mountains=(cards("P01", "G01", "O01"), cards("Y09", "G09")), unseen_mountains=(1, 0),
+                          fields=((cards("Y02", "R02"), ()), ((), ())), rivers=(cards("P05", "G05"), cards("O06")),
+                          hands=(5, 6), turn=1))
+    deck = game.deck_size
+    game.push(Discard(1, cards("K09")))
+    table = {"Y09": "m2.mountain", "G09": "m2.mountain", "P05": "p1.river.1", "G05": "p1.river.2",
+             "O06": "p2.river.1", "O01": "discard", "Y02": "discard", "R02": "discard"}
+    left = {"P01": 10.0, "G01": 14.0, "O01": 16.0}
+    evidence = Evidence(table, laid_at={"O01": 16.0, "Y02": 16.5, "R02": 16.5}, rest_time=14.5,
+                        uncovered=frozenset(left), left_at=left, long_out=frozenset(left),
+                        left_alone=frozenset(("P01", "G01")), discarded_at={"K09": 12.0})
+    found = explain(game, evidence)
+    assert found.undo == 1 and found.reread                      # the discard: a reading corrected
+    assert isinstance(found.events[0], Resync) and "K09" in found.events[0].position
+    assert list(found.events[1:]) == [Claim(0, parse_color("P")), Claim(1, parse_color("K")),
+                                      Claim(0, parse_color("G")), Claim(1, parse_color("O"))]
+    assert found.game.location(card("K09")) == DISCARD and found.game.deck_size == deck   # nobody drew for it
