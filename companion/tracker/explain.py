@@ -61,11 +61,12 @@ UNSEEN_CLAIM = 0.3
 """A claim with no sign of its color leaving (covered all along, or under a hand): only when something needs it."""
 RECOUNT = 0.3
 """Deciding that a field held a card nobody read, to make the other player the first picker."""
-UNDO_COST = {"": 0.0, "uncovered": 0.4, "covered": 0.7, "picked": 0.1, "reread": 0.1}
+UNDO_COST = {"": 0.0, "uncovered": 0.4, "covered": 0.7, "picked": 0.1, "reread": 0.1, "unlaid": 0.2}
 """Taking the last event back: a player changed their mind, its cards left with nothing over them, or with a
 card in sight that could lie over them; or a claim nobody saw made (the next pick shows it was the other
 player's: no move taken back, a reading corrected); or a discard that may have been a claim onto the pile (a
-completion nobody noticed: a reading corrected, the card stays where it lies)."""
+completion nobody noticed: a reading corrected, the card stays where it lies); or a claim whose river card never
+came to lie in its river space (the color went into the other player's cup)."""
 IDENTIFY = 0.05
 """Reading a mountain card that lay unseen under another: nearly free, it is no move."""
 STAND_IN = IDENTIFY
@@ -112,6 +113,10 @@ class Evidence:
     """Cards the game has on the table, out of sight, with no card in sight that could lie over them."""
     swept_since: float | None = None
     """When the last destruction's claims were done: field cards land on the pile from then on."""
+    swept_at: float | None = None
+    """When the last destruction's claims were done, whatever its fields held."""
+    swept_colors: Mapping[int, int] = field(default_factory=dict)
+    """The colors read in the destroyed fields then, and whose field held each."""
     left_alone: frozenset[str] = frozenset()
     """Cards of ``uncovered`` that went out of sight on their own, not with others about then (a hand hides
     several at once): taken away, most likely."""
@@ -290,8 +295,9 @@ def taken_back(game: Game, evidence: Evidence) -> str:
     if isinstance(last, Claim):
         if _picked_again(game, last, evidence):
             return "picked"
-        return "uncovered" if _claimed_another_card(game, last, evidence) or _claim_still_there(
-            game, last, evidence) else ""
+        if _claimed_another_card(game, last, evidence) or _claim_still_there(game, last, evidence):
+            return "uncovered"
+        return "unlaid" if _river_card_never_laid(game, last, evidence) else ""
     if isinstance(last, Discard) and _discard_may_be_a_claim(game, last, evidence):
         return "reread"
     if not isinstance(last, MountainPlay | FieldPlay) or not last.cards:
@@ -320,6 +326,24 @@ def _discard_may_be_a_claim(game: Game, discard: Discard, evidence: Evidence) ->
     before.pop()
     return any(before.hidden[mountain_zone(m)] >= len(discard.cards) and not before.field(m, discard.player)
                and [c for c in COLORS if not before.mandala_colors(m) >> c & 1] == [color] for m in (0, 1))
+
+
+def _river_card_never_laid(game: Game, claim: Claim, evidence: Evidence) -> bool:
+    """The last claim put a card in its player's river, and that space has stayed empty since the card left.
+
+    A claim of a color the claimer's river lacks lays its first card there, in
+    sight; an empty space long after the color left says the color went
+    into a cup: the other player's claim (the claimer's own pick before it
+    went unseen).
+    """
+    before = game.copy()
+    before.pop()
+    river = game.river(claim.player)
+    if len(river) <= len(before.river(claim.player)):
+        return False
+    name = card_name(river[-1])
+    zone = zones.river(claim.player, len(river))
+    return name not in evidence.seen and zone not in evidence.seen.values() and name in evidence.long_out
 
 
 def _claimed_another_card(game: Game, claim: Claim, evidence: Evidence) -> bool:
@@ -563,7 +587,7 @@ def _swept_cards(game: Game, evidence: Evidence) -> list[Event]:
     """A card from nowhere landing on the pile with the swept fields: one of their cards nobody had read."""
     since = evidence.swept_since
     if since is None or not game.hidden[DISCARD]:
-        return []
+        return _swept_uncounted(game, evidence)
     found: list[Event] = []
     for card in arrivals(game, evidence).get(zones.DISCARD_ZONE, []):
         laid = evidence.laid_at.get(card)
@@ -573,6 +597,38 @@ def _swept_cards(game: Game, evidence: Evidence) -> list[Event]:
             found.append(Resync(identify_on_pile(game, parse_card(card)).text()))
         except PositionError:
             continue
+    return found
+
+
+SWEPT_EARLY_S = 3.0
+"""A field card may land on the pile this long before the tracker saw the last claim made (grabs overlap)."""
+
+
+def _swept_uncounted(game: Game, evidence: Evidence) -> list[Event]:
+    """A card landing on the pile with the swept fields, of a color one of them held: a card of that player's
+    field play nobody read (under the next card of the fan), which the play never counted: it came from the
+    player's hand. Not a discard by the player to move (which only comes after the refill)."""
+    since = evidence.swept_at
+    if since is None or game.phase not in (Phase.CLAIM, Phase.REFILL) or game.destroying is None:
+        return []  # the fields are swept before the refill: after it, a card on the pile is a discard
+    found: list[Event] = []
+    laid_in = arrivals(game, evidence)
+    refilled = [evidence.laid_at[c] for c in laid_in.get(zones.mountain(game.destroying), []) if c in evidence.laid_at]
+    for card in laid_in.get(zones.DISCARD_ZONE, []):
+        laid = evidence.laid_at.get(card)
+        player = evidence.swept_colors.get(COLOR_OF[parse_card(card)])
+        if laid is None or player is None or not since - SWEPT_EARLY_S <= laid <= since + SWEEP_S or any(
+                at < laid for at in refilled):
+            continue
+        position = position_of(game)
+        hands = list(position.hands)
+        hands[player] -= 1
+        try:
+            counted = build(replace(position, hands=(hands[0], hands[1]),
+                                    discard=(*position.discard, parse_card(card))))
+        except PositionError:
+            continue
+        found.append(Correction(counted.text(), IDENTIFY))
     return found
 
 

@@ -227,6 +227,9 @@ class Tracker:
         """A deal with a hidden card seen: since when, and its mountains."""
         self._resynced_at: float | None = None
         self._resynced_table: frozenset[tuple[str, str]] = frozenset()
+        self.swept_at: float | None = None
+        """When the last destruction's claims were done, and the colors its fields held (whose field)."""
+        self.swept_colors: dict[int, int] = {}
         self.swept_since: float | None = None
         """When the last destruction's claims were done (its fields are swept onto the pile then)."""
         self.destruction_seen: set[str] = set()
@@ -625,6 +628,7 @@ class Tracker:
                                              if zones.parse_zone(z).kind == "mountain"
                                              and view.cards.get(c, z) != z),  # moved out, not covered
                         uncovered=uncovered, swept_since=self.swept_since, left_at=left_at,
+                        swept_at=self.swept_at, swept_colors=self.swept_colors,
                         long_out=frozenset(c for c, at in left_at.items() if view.time - at >= self.claim_confirm_s),
                         shaken=view.shaken, discarded_at=self.discarded_at,
                         left_alone=frozenset(c for c in uncovered if c in left_at and not any(
@@ -707,11 +711,14 @@ class Tracker:
         destroying = game.phase is Phase.CLAIM
         unread_swept = destroying and game.destroying is not None and \
             any(game.hidden[field_zone(game.destroying, p)] for p in (0, 1))
+        colors = {COLOR_OF[c]: p for p in (0, 1) for c in game.field(game.destroying, p)} \
+            if destroying and game.destroying is not None else {}
         game.push(event, force=True)  # validated by the caller, or the players' word
         if destroying and game.phase is not Phase.CLAIM:
             # The claims are done: the fields go onto the pile now. Only cards nobody read there can land
             # on the pile unexplained (a joined game's pile holds uncounted cards: a discard is a discard).
             self.swept_since = self.view.time if unread_swept else None
+            self.swept_at, self.swept_colors = self.view.time, colors
         if game.phase is not Phase.CLAIM:
             self.missing_since.clear()
         elif not destroying and game.destroying is not None:  # a destruction begins: what is in sight now

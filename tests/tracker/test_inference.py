@@ -596,3 +596,41 @@ def test_a_discard_is_read_again_as_a_claim_onto_the_pile_when_an_unnoticed_dest
     assert list(found.events[1:]) == [Claim(0, parse_color("P")), Claim(1, parse_color("K")),
                                       Claim(0, parse_color("G")), Claim(1, parse_color("O"))]
     assert found.game.location(card("K09")) == DISCARD and found.game.deck_size == deck   # nobody drew for it
+
+
+def test_a_claim_whose_river_card_never_showed_is_given_up_for_the_other_players() -> None:
+    # m2 is being destroyed, p1 picks. Green (under the fan since before the completion) went into p1's cup
+    # unseen; then p2 took yellow into the cup, p2's river holding yellow. The tracker had given yellow to p1,
+    # whose river lacks it: Y04 should then lie in p1's fourth river space, which stays empty long after
+    # yellow left. So p1 took green, p2 yellow.
+    game = build(Position(mountains=(cards("R01", "O01"), cards("G08", "G17", "Y04")),
+                          fields=(((), ()), (cards("R11", "O16"), cards("P02", "K05"))),
+                          rivers=(cards("P05", "O05", "G05"), cards("Y01", "P01")), hands=(5, 5),
+                          phase=Phase.CLAIM, destroying=1, completer=0, turn=0))
+    game.push(Claim(0, parse_color("Y")))
+    table = {"R01": "m1.mountain", "O01": "m1.mountain", "R11": "m2.field.p1", "O16": "m2.field.p1",
+             "P02": "m2.field.p2", "K05": "m2.field.p2", "P05": "p1.river.1", "O05": "p1.river.2",
+             "G05": "p1.river.3", "Y01": "p2.river.1", "P01": "p2.river.2"}
+    left = {"G08": 10.0, "G17": 12.0, "Y04": 20.0}
+    evidence = Evidence(table, gone={name: "m2.mountain" for name in left}, rest_time=21.0, left_at=left,
+                        long_out=frozenset(left), stale={c: z for c, z in table.items() if "field" in z})
+    found = explain(game, evidence)
+    assert found.undo == 1 and not found.reread
+    assert list(found.events) == [Claim(0, parse_color("G")), Claim(1, parse_color("Y"))]
+    assert found.game.location(card("Y04")) == CUPS[1] and found.game.location(card("G08")) == CUPS[0]
+
+
+def test_a_card_landing_on_the_pile_with_the_swept_fields_is_a_field_card_nobody_counted() -> None:
+    # p1's field play into m2 was R11 R12 in a tight fan: R11 on no frame, the play counted as R12 alone. When
+    # the fields of the destroyed m2 are swept onto the pile, R11 shows there for a moment: a card of the color
+    # p1's field held, from p1's hand as the game counts it. Not a discard by the player to move.
+    game = build(Position(mountains=(cards("R01", "O01"), ()), rivers=(cards("P05"), cards("Y01")),
+                          discard=cards("R12", "K05"), hands=(6, 6), phase=Phase.REFILL, destroying=1, turn=1))
+    table = {"R01": "m1.mountain", "O01": "m1.mountain", "P05": "p1.river.1", "Y01": "p2.river.1",
+             "K05": "discard"}
+    evidence = Evidence(table, glimpses={"R11": "discard"}, laid_at={"R11": 21.0}, rest_time=19.0,
+                        swept_at=20.0, swept_colors={parse_color("R"): 0, parse_color("K"): 1})
+    found = explain(game, evidence)
+    assert [type(e) for e in found.events] == [Correction]
+    assert found.game.location(card("R11")) == DISCARD and found.game.hand_size(0) == 5
+    assert found.game.hand_size(1) == 6 and found.game.phase is Phase.REFILL
