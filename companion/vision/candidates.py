@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.frames import Thumbnails
 from companion.vision.observation import Region
 
 # Grey-level step between neighbouring modules that counts as an edge. Low
@@ -53,23 +54,30 @@ class StickerScale:
         return self.module_px * SYMBOL_MODULES
 
 
-def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale, *, tile: bool = True) -> list[Region]:
+def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale, *, tile: bool = True,
+                    thumbs: Thumbnails | None = None) -> list[Region]:
     """Boxes (frame pixels, with a quiet margin) around likely stickers in ``region``.
 
     ``tile`` cuts boxes larger than a sticker into sticker-sized tiles, for a
     decoder that reads crowds of symbols poorly (zbar); zxing-cpp reads a
     whole fanned row as well as its tiles, and the tiles overlap: about
     twice the pixels to decode. Boxes CROWD_STICKERS across both ways are
-    tiled either way.
+    tiled either way. ``thumbs``: the frame's thumbnails, shared with the
+    other stages (the same samples, not gathered again).
     """
     step = max(1, int(scale.module_px / MODULES_PER_SAMPLE))
     x0, y0, x1, y1 = _clip(frame, region)
     if x1 - x0 < 4 * step or y1 - y0 < 4 * step:
         return []
-    view = frame[y0:y1:step, x0:x1:step]
-    if view.ndim == 3:
-        view = view[:, :, min(1, view.shape[2] - 1)]
-    small = np.ascontiguousarray(view)
+    height, width = frame.shape[:2]
+    shared = None
+    if thumbs is not None:
+        whole = (x0, y0, x1, y1) == (0, 0, width, height)
+        shared = thumbs.at(step) if whole else thumbs.view(step, x0, y0, x1, y1)
+    if shared is None:
+        view = frame[y0:y1:step, x0:x1:step]
+        shared = view[:, :, min(1, view.shape[2] - 1)] if view.ndim == 3 else view
+    small = np.ascontiguousarray(shared)
     kernel = np.ones((3, 3), np.uint8)
     gradient = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, kernel)
     edges = cv2.threshold(gradient, EDGE_THRESHOLD, 255, cv2.THRESH_BINARY)[1]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.frames import thumbnail
+from companion.vision.frames import Thumbnails, thumbnail
 from companion.vision.observation import Region
 
 # Grey levels of difference that count as change. Sensor noise after the 3x3
@@ -56,8 +56,9 @@ class ChangeDetector:
         self._grow = max(1, grow_px // step)
         self._reference: np.ndarray | None = None
 
-    def thumbnail(self, frame: np.ndarray) -> np.ndarray:
-        return cv2.blur(thumbnail(frame, self.step), (3, 3))
+    def thumbnail(self, frame: np.ndarray, thumbs: Thumbnails | None = None) -> np.ndarray:
+        """The frame's blurred thumbnail; ``thumbs``: its thumbnails, shared with the other stages."""
+        return cv2.blur(thumbs.at(self.step) if thumbs is not None else thumbnail(frame, self.step), (3, 3))
 
     def reset(self, thumb: np.ndarray) -> None:
         """Take ``thumb`` as the reference everywhere (after a full scan)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.frames import grey_crop, thumbnail
+from companion.vision.frames import Thumbnails, grey_crop, thumbnail
 from companion.vision.observation import Region
 
 Point = tuple[float, float]
@@ -70,11 +70,15 @@ class FiducialDetector:
         self._thorough = _detector(3, max(23, 4 * window + 1), 6)
 
     def detect(
-        self, frame: np.ndarray, step: int, roi: Region | None = None, *, thorough: bool = False
+        self, frame: np.ndarray, step: int, roi: Region | None = None, *, thorough: bool = False,
+        thumbs: Thumbnails | None = None,
     ) -> dict[int, FiducialSighting]:
-        """Fiducials in ``frame`` (or only inside ``roi``), searched every ``step`` pixels."""
+        """Fiducials in ``frame`` (or only inside ``roi``), searched every ``step`` pixels.
+
+        ``thumbs``: the frame's thumbnails, shared with the other stages (a search of the whole frame).
+        """
         x0, y0, view = _roi_view(frame, roi)
-        small = thumbnail(view, step)
+        small = thumbs.at(step) if roi is None and thumbs is not None else thumbnail(view, step)
         if min(small.shape[:2]) < 12:
             return {}
         detector = self._thorough if thorough else self._sized(max(small.shape[:2]))

@@ -11,7 +11,9 @@ import numpy as np
 
 from companion.errors import FrameError, LimitError
 
-__all__ = ["MAX_IMAGE_PIXELS", "FrameError", "check_frame", "grey_crop", "read_image", "thumbnail", "to_grey"]
+__all__ = [
+    "MAX_IMAGE_PIXELS", "FrameError", "Thumbnails", "check_frame", "grey_crop", "read_image", "thumbnail", "to_grey",
+]
 
 MAX_IMAGE_PIXELS = 50_000_000
 """Largest image decoded: four Camera Module 3 frames (4608x2592 is 11.9 MP), a 48 MP phone photo.
@@ -84,6 +86,36 @@ def thumbnail(frame: np.ndarray, step: int) -> np.ndarray:
     if frame.ndim == 2:
         return np.ascontiguousarray(frame[::step, ::step])
     return np.ascontiguousarray(frame[::step, ::step, min(1, frame.shape[2] - 1)])
+
+
+class Thumbnails:
+    """One frame's strided thumbnails (:func:`thumbnail`), each step sampled once.
+
+    A cold scan samples the whole frame for the fiducials, for the change
+    detector's reference and for the sticker candidates, at 1080p all every
+    3rd pixel: three copies of the same 640x360 samples, gathered across
+    the whole frame each time. Made anew for each frame; the frame must not
+    change while it is in use.
+    """
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame = frame
+        self._by_step: dict[int, np.ndarray] = {}
+
+    def at(self, step: int) -> np.ndarray:
+        """``thumbnail(frame, step)``, shared: callers must not write to it."""
+        thumb = self._by_step.get(step)
+        if thumb is None:
+            thumb = self._by_step[step] = thumbnail(self.frame, step)
+        return thumb
+
+    def view(self, step: int, x0: int, y0: int, x1: int, y1: int) -> np.ndarray | None:
+        """``thumbnail(frame[y0:y1, x0:x1], step)`` as a view of the shared thumbnail, when its grid is the
+        same (the corner on a multiple of ``step``) and that thumbnail was already taken; else None."""
+        thumb = self._by_step.get(step)
+        if thumb is None or x0 % step or y0 % step:
+            return None
+        return thumb[y0 // step:(y1 + step - 1) // step, x0 // step:(x1 + step - 1) // step]
 
 
 def grey_crop(frame: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:

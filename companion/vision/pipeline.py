@@ -34,7 +34,7 @@ from companion.vision.decoders import (
 )
 from companion.vision.dictionary import card_dictionary, read_by_dictionary, search_regions, symbol_of
 from companion.vision.fiducials import FiducialDetector, FiducialSighting
-from companion.vision.frames import check_frame, grey_crop, to_grey
+from companion.vision.frames import Thumbnails, check_frame, grey_crop, to_grey
 from companion.vision.lens import LensError, LensModel, lens_for_frames
 from companion.vision.mapping import FiducialPlace, MappingError, MatMapping
 from companion.vision.observation import BoardStatus, CardObservation, FrameObservation, Region
@@ -128,11 +128,15 @@ class DecodePass:
     amount: float  # unsharp-mask amount; 0: the crop as it is
     cubic: bool = False
 
-    def prepare(self, crop: np.ndarray) -> np.ndarray:
-        image = crop
-        if self.amount:
+    def prepare(self, crop: np.ndarray, sharpened: dict[float, np.ndarray] | None = None) -> np.ndarray:
+        """The crop as the decoder gets it. ``sharpened``: the crop's sharpened versions by amount, kept
+        for the next pass over the same whole crop (the same pixels: only the enlargement differs)."""
+        image = crop if not self.amount else sharpened.get(self.amount) if sharpened is not None else None
+        if image is None:
             soft = cv2.GaussianBlur(crop, SHARPEN_KERNEL, SHARPEN_SIGMA_PX)
             image = cv2.addWeighted(crop, 1.0 + self.amount, soft, -self.amount, 0)
+            if sharpened is not None:
+                sharpened[self.amount] = image
         if self.enlarge != 1.0:
             interpolation = cv2.INTER_CUBIC if self.cubic else cv2.INTER_LINEAR
             image = cv2.resize(image, None, fx=self.enlarge, fy=self.enlarge, interpolation=interpolation)
@@ -211,6 +215,8 @@ class _CropReading:
     whole: bool
     """Further passes decode the whole crop (nothing located to aim at, or a tiny crowd's middle unread)."""
     rest: tuple[DecodePass, ...]
+    sharpened: dict[float, np.ndarray]
+    """The whole crop sharpened, by amount (:meth:`DecodePass.prepare`)."""
 
     @property
     def blind(self) -> bool:
@@ -370,16 +376,17 @@ class VisionPipeline:
             return FrameObservation(BoardStatus(False, (), 0, f"unusable frame: {error}"))
         self.frames += 1
         assert self._changes is not None
+        thumbs = Thumbnails(frame)  # the fiducials, the change reference and the candidates sample it alike
         with watch.stage("fiducials"):
-            seen = self._fiducials.detect(frame, self._fiducial_step)
+            seen = self._fiducials.detect(frame, self._fiducial_step, thumbs=thumbs)
             if len(seen) < 3 or (thorough and len(seen) < len(self._places)):
                 # Odd light, blur or scale: one slower, finer sweep before giving up.
                 step = max(1, self._fiducial_step // 2)
-                seen = {**self._fiducials.detect(frame, step, thorough=True), **seen}
+                seen = {**self._fiducials.detect(frame, step, thorough=True, thumbs=thumbs), **seen}
         with watch.stage("mapping"):
             board = self._locate(seen, confirmed=self._confirmed_by(seen))
         with watch.stage("changes"):
-            thumb = self._changes.thumbnail(frame)
+            thumb = self._changes.thumbnail(frame, thumbs)
             self._changes.reset(thumb)
         whole = Region(0, 0, frame.shape[1], frame.shape[0])
         if not board.found:
@@ -396,7 +403,8 @@ class VisionPipeline:
         softest = self._smear.softest_blur_px(sample)
         sharp = once and softest is not None and softest < SHARP_FRAME_BLUR_MODULES * self._scale.module_px
         self._reads = self._unsmeared(self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode,
-                                                   one_read_per_card=once, sharp_frame=sharp), board, smeared)
+                                                   one_read_per_card=once, sharp_frame=sharp, thumbs=thumbs),
+                                      board, smeared)
         return self._observe(board, (whole,), watch, smeared)
 
     def process(self, frame: np.ndarray) -> FrameObservation:
@@ -406,8 +414,9 @@ class VisionPipeline:
         if self._shape != frame.shape or self._mapping is None or self._changes is None:
             return self.scan(frame)
         watch = _Stopwatch(self._clock)
+        thumbs = Thumbnails(frame)
         with watch.stage("changes"):
-            thumb = self._changes.thumbnail(frame)
+            thumb = self._changes.thumbnail(frame, thumbs)
             changes = self._changes.compare(thumb)
         if changes is None or changes.is_global:
             return self.scan(frame)
@@ -424,7 +433,7 @@ class VisionPipeline:
         self._unread = [crop for crop in self._unread if not changes.touches(crop.box)]
         retried = self._retry_unread(frame, watch)
         waiting = len(self._unread)
-        fresh = self._decode(frame, list(changes.regions), watch, whole_frame=False)
+        fresh = self._decode(frame, list(changes.regions), watch, whole_frame=False, thumbs=thumbs)
         # What just changed and did not read (a sticker a hand has only now uncovered) is retried
         # first, next frame: behind dozens of long-unread corners it would wait many frames.
         self._unread = self._unread[waiting:] + self._unread[:waiting]
@@ -444,7 +453,8 @@ class VisionPipeline:
             # changed: they would stay unread (cards gone for good). The whole frame is decoded afresh; the
             # reads of what no frame changed since are kept (a cold scan would lose those it cannot read).
             self._unread = []
-            fresh = self._decode(frame, [Region(0, 0, frame.shape[1], frame.shape[0])], watch, whole_frame=False)
+            fresh = self._decode(frame, [Region(0, 0, frame.shape[1], frame.shape[0])], watch, whole_frame=False,
+                                 thumbs=thumbs)
         self._reads = _merge_reads(kept, self._unsmeared(retried + fresh, board, smeared), self._same_place_px())
         if resumed:
             self._changes.reset(thumb)
@@ -604,9 +614,12 @@ class VisionPipeline:
 
     def _decode(
         self, frame: np.ndarray, regions: list[Region], watch: _Stopwatch, *, whole_frame: bool,
-        one_read_per_card: bool = False, sharp_frame: bool = False,
+        one_read_per_card: bool = False, sharp_frame: bool = False, thumbs: Thumbnails | None = None,
     ) -> list[StickerRead]:
-        """Reads in ``regions``; crops with something unread join ``self._unread`` (see :meth:`_decode_boxes`)."""
+        """Reads in ``regions``; crops with something unread join ``self._unread`` (see :meth:`_decode_boxes`).
+
+        ``thumbs``: the frame's thumbnails, shared with the stages before (the candidates sample the frame too).
+        """
         assert self._scale is not None
         symbols: list[DecodedSymbol] = []
         if whole_frame:
@@ -618,7 +631,7 @@ class VisionPipeline:
             boxes = merge_boxes(
                 box
                 for region in regions
-                for box in find_candidates(frame, region, self._scale, tile=tile)
+                for box in find_candidates(frame, region, self._scale, tile=tile, thumbs=thumbs)
                 if not _centre_in_any(box, fiducials)  # markers are textured too
             )
             if whole_frame:
@@ -804,14 +817,15 @@ class VisionPipeline:
         """The first pass of :meth:`_read_crop`, and what it leaves for the others."""
         same_px = self._same_place_px()
         first, *rest = self._passes(scale)
-        found, located = self._decode_window(crop, None, first, scale)
+        sharpened: dict[float, np.ndarray] = {}
+        found, located = self._decode_window(crop, None, first, scale, sharpened)
         missed = [spot for spot in located if not _near_any(spot.center, found, same_px)]
         blind = not found and not missed
         if blind and not _may_hide_a_sticker(crop, scale):
             # Only part of a sticker, or one under glare the sharpening clipped:
             # with modules of 3 px or more the plain crop is worth its cheap pass.
             rest = rest[:1] if scale.module_px >= SMALL_MODULE_PX else []
-        return _CropReading(found, missed, blind or _middle_unread(crop, found, scale), tuple(rest))
+        return _CropReading(found, missed, blind or _middle_unread(crop, found, scale), tuple(rest), sharpened)
 
     def _further_passes(self, crop: np.ndarray, scale: StickerScale,
                         reading: _CropReading) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
@@ -822,7 +836,7 @@ class VisionPipeline:
             windows = [None] if whole else _windows(crop, [spot.center for spot in missed], scale)
             located = []
             for window in windows:
-                more, spots = self._decode_window(crop, window, step, scale)
+                more, spots = self._decode_window(crop, window, step, scale, reading.sharpened)
                 found = _merge_symbols(found, more, same_px)
                 located += spots
             candidates = located if whole else missed
@@ -834,11 +848,16 @@ class VisionPipeline:
         return found, missed
 
     def _decode_window(
-        self, crop: np.ndarray, window: tuple[int, int, int, int] | None, step: DecodePass, scale: StickerScale
+        self, crop: np.ndarray, window: tuple[int, int, int, int] | None, step: DecodePass, scale: StickerScale,
+        sharpened: dict[float, np.ndarray] | None = None,
     ) -> tuple[list[DecodedSymbol], list[DecodedSymbol]]:
-        """Symbols read and symbols located but unread in ``crop[window]``, in crop pixels."""
+        """Symbols read and symbols located but unread in ``crop[window]``, in crop pixels.
+
+        ``sharpened``: the whole crop's sharpened versions (:meth:`DecodePass.prepare`), used and filled
+        when ``window`` is None (a window's sharpening differs at its edges).
+        """
         x0, y0, x1, y1 = window or (0, 0, crop.shape[1], crop.shape[0])
-        result = self._safe_decode(step.prepare(crop[y0:y1, x0:x1]))
+        result = self._safe_decode(step.prepare(crop[y0:y1, x0:x1], sharpened if window is None else None))
         shrink = 1.0 / step.enlarge
         symbols = [s.scaled(shrink).shifted(x0, y0) for s in result.symbols]
         located = [DecodedSymbol(b"", corners).scaled(shrink).shifted(x0, y0) for corners in result.located]
