@@ -532,8 +532,8 @@ def _identifications(game: Game, evidence: Evidence) -> list[Event]:
                     continue
                 new_play = evidence.laid_at.get(card, 0.0) > evidence.rest_time and zone not in evidence.uncovering \
                     and card not in evidence.shaken
-                if ref.kind == "mountain" and new_play and mandala != game.destroying:
-                    continue
+                if ref.kind == "mountain" and new_play and not (mandala == game.destroying and claimed):
+                    continue  # only a claim uncovers a mountain card: before the first, a new card was laid
                 try:
                     found.append(Resync(identify(game, parse_card(card), mandala).text()))
                 except PositionError:

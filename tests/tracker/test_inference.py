@@ -634,3 +634,19 @@ def test_a_card_landing_on_the_pile_with_the_swept_fields_is_a_field_card_nobody
     assert [type(e) for e in found.events] == [Correction]
     assert found.game.location(card("R11")) == DISCARD and found.game.hand_size(0) == 5
     assert found.game.hand_size(1) == 6 and found.game.phase is Phase.REFILL
+
+
+def test_a_play_into_a_mountain_just_before_its_completion_is_no_unread_card_of_it() -> None:
+    # m2 holds a card nobody read. Within one settle time p2 builds Y10 in m2, then p1 completes m2 with K17.
+    # Before the first claim nothing left the mountain: Y10 was laid, not uncovered there.
+    position = Position(mountains=(cards("R01", "O01"), cards("Y01", "G01", "P01", "R02")), unseen_mountains=(0, 1),
+                        fields=(((), ()), (cards("O02"), ())), hands=(6, 6), turn=1)
+    seen = {"R01": "m1.mountain", "O01": "m1.mountain", "Y01": "m2.mountain", "G01": "m2.mountain",
+            "P01": "m2.mountain", "R02": "m2.mountain", "O02": "m2.field.p1"}
+    table = _resumed(position, seen)
+    table.put("m2.mountain", "Y10").hold(0.4)
+    table.put("m2.mountain", "K17").settle()
+    assert not table.warnings()
+    assert [e.event for e in table.events()] == [MountainPlay(1, 1, cards("Y10")), MountainPlay(0, 1, cards("K17"))]
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM and game.turn == 0 and game.hidden[mountain_zone(1)] == 1
