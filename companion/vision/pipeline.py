@@ -339,6 +339,8 @@ class VisionPipeline:
         one is compared with the last sharp one (:meth:`_resume`)."""
         self._sharp: _SharpFrame | None = None
         """The last sharp frame's reads, unread crops and change reference (see :class:`_SharpFrame`)."""
+        self._shaken = False
+        """Whether a frame since the last sharp one was smeared (not only the board lost): see :meth:`_held`."""
         self.frames = 0
         """Frames looked at so far (scan or process)."""
 
@@ -408,6 +410,7 @@ class VisionPipeline:
             board, smeared = self._smeared(frame, board, seen, sample)
         resumed = self._smeared_before and not smeared
         self._smeared_before = bool(smeared)
+        self._shaken = self._shaken or bool(smeared)
         self._unread = []
         assert self._scale is not None
         once = not every_sticker and self._scale.module_px < ONE_READ_BELOW_MODULE_PX
@@ -467,6 +470,7 @@ class VisionPipeline:
             board, smeared = self._smeared(frame, board, seen, look)
         resumed = self._smeared_before and not smeared
         self._smeared_before = bool(smeared)
+        self._shaken = self._shaken or bool(smeared)
         if resumed:
             self._resume(frame, thumb, kept, retried + fresh, watch)
         else:
@@ -481,6 +485,7 @@ class VisionPipeline:
     def _keep_sharp(self) -> None:
         assert self._changes is not None
         self._sharp = _SharpFrame(tuple(self._reads), tuple(self._unread), self._changes.reference)
+        self._shaken = False
 
     def _since_sharp(self, thumb: np.ndarray) -> ChangeMap | None:
         """What changed since the last sharp frame; None if nothing is known of one, or everything changed."""
@@ -536,9 +541,13 @@ class VisionPipeline:
         the decoder still finds its texture there. The old read stays until
         a read says otherwise (the same card read, or another sticker read
         in its place) or its pixels change again in a later frame that does
-        not read it.
+        not read it. Only after a smear: after the board was lost alone
+        (a hand over the markers), a card taken from a heap leaves the card
+        under it at its place.
         """
         assert self._sharp is not None
+        if not self._shaken:
+            return reads
         same_px = self._same_place_px()
         payloads = {read.payload for read in reads}
         held = [
@@ -557,7 +566,7 @@ class VisionPipeline:
         self._frame_lens = lens_for_frames(self.lens, frame.shape)
         self._shape = frame.shape
         self._known, self._mapping, self._reads, self._age = {}, None, [], 0
-        self._sharp = None
+        self._sharp, self._shaken = None, False
         width = frame.shape[1]
         step = max(1, round(width / CHANGE_THUMB_WIDTH))
         # Before the mat is found, guess its scale: it fills most of the frame.

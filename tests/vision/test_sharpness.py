@@ -223,3 +223,18 @@ def test_a_card_read_before_the_board_was_lost_keeps_its_read_where_nothing_chan
     decoder.blind = "R07"
     back = pipeline.process(render_table(layout, cards(layout), dataclasses.replace(BASE, seed=7)).image)
     assert back.board.found and not back.board.smeared and ids(back) == {"R07", "G02", "K11"}
+
+
+def test_after_the_board_was_lost_alone_a_changed_card_not_read_is_not_held(layout: Layout) -> None:
+    """Only a smear shakes cards: with the board lost alone (a hand over the markers), what changed under it
+    and does not read is not held (a card taken from a heap leaves the one under it at its place)."""
+    decoder = _ShakenDecoder()
+    pipeline = VisionPipeline(layout, decoder)
+    table = cards(layout)
+    still = render_table(layout, table, BASE).image
+    assert ids(pipeline.process(still)) == {"R07", "G02", "K11"}
+    assert not pipeline.process(np.full_like(still, 128)).board.found
+    decoder.blind = "R07"
+    moved = dataclasses.replace(table[0], center_mm=(table[0].center_mm[0] + 1.5, table[0].center_mm[1] - 1.0))
+    back = pipeline.process(render_table(layout, [moved, *table[1:]], dataclasses.replace(BASE, seed=7)).image)
+    assert back.board.found and ids(back) == {"G02", "K11"}
