@@ -106,9 +106,8 @@ def pick(cards: list[Card], count: int, rng: random.Random) -> tuple[Card, ...]:
 def choose(choices: list[Any], rng: random.Random) -> tuple[Any, int]:
     """A choice and one of its options (by index), uniformly among all options of all choices.
 
-    A choice is ``(kind, target, options, ...)`` as ``choices()`` gives it.
-    :func:`random_mountains_action` writes this out (the call is a tenth of
-    a mountains event's pick); the two must pick alike.
+    A choice is ``(kind, target, options, ...)`` as ``choices()`` gives it;
+    random play of every ruleset picks through here.
     """
     if len(choices) == 1 and choices[0][2]:  # one kind of decision open: the same pick, sooner
         return choices[0], int(rng.random() * len(choices[0][2]))
@@ -148,23 +147,8 @@ def random_mountains_action(game: MountainsGame, rng: random.Random) -> Mountain
     discard is made once and shared after: building one costs more than the
     rest of its move.
     """
-    choices = game.choices()
-    if len(choices) == 1:  # choose(), written out: one option of all the choices' options, uniformly
-        kind, target, options = choices[0]
-        option = options[int(rng.random() * len(options))]
-    else:
-        total = 0
-        for choice in choices:
-            total += len(choice[2])
-        index = int(rng.random() * total)
-        for choice in choices:
-            if index < len(choice[2]):
-                break
-            index -= len(choice[2])
-        else:
-            raise ValueError("no decision is open: the game is over, or the hand to play from is not known")
-        kind, target, options = choice
-        option = options[index]
+    (kind, target, options), index = choose(game.choices(), rng)
+    option = options[index]
     player = game.turn
     if kind == DRAW_KIND:
         deck = game.known[MOUNTAINS_DECK]

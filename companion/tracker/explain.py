@@ -25,6 +25,7 @@ was away is the same search, allowed to go deeper.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -60,10 +61,11 @@ UNSEEN_CLAIM = 0.3
 """A claim with no sign of its color leaving (covered all along, or under a hand): only when something needs it."""
 RECOUNT = 0.3
 """Deciding that a field held a card nobody read, to make the other player the first picker."""
-UNDO_COST = {"": 0.0, "uncovered": 0.4, "covered": 0.7, "picked": 0.1}
+UNDO_COST = {"": 0.0, "uncovered": 0.4, "covered": 0.7, "picked": 0.1, "reread": 0.1}
 """Taking the last event back: a player changed their mind, its cards left with nothing over them, or with a
 card in sight that could lie over them; or a claim nobody saw made (the next pick shows it was the other
-player's: no move taken back, a reading corrected)."""
+player's: no move taken back, a reading corrected); or a discard that may have been a claim onto the pile (a
+completion nobody noticed: a reading corrected, the card stays where it lies)."""
 IDENTIFY = 0.05
 """Reading a mountain card that lay unseen under another: nearly free, it is no move."""
 STAND_IN = IDENTIFY
@@ -118,6 +120,12 @@ class Evidence:
     left_at: Mapping[str, float] = field(default_factory=dict)
     """Card -> when it went out of sight, for cards the game has on the table and not seen: the order claims
     were made in, when a destruction is noticed late."""
+    shaken: frozenset[str] = frozenset()
+    """Cards first read just after a bumped table's blurred frames: shaken into sight where they lay, not laid."""
+    reread: frozenset[str] = frozenset()
+    """Cards of a discard taken back to be read again as a claim onto the pile: they lay there, in no count."""
+    discarded_at: Mapping[str, float] = field(default_factory=dict)
+    """The last discard's cards, and when each was laid on the pile (for reading it again as a claim)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +137,8 @@ class Explanation:
     """Another explanation that fits as well but leaves the players with something else to do."""
     undo: int = 0
     """Events taken back before ``events`` (a player took their last play back)."""
+    reread: bool = False
+    """The event taken back was no move taken back but a reading corrected (a discard read again as a claim)."""
 
     @property
     def ambiguous(self) -> bool:
@@ -149,6 +159,8 @@ def misfit(game: Game, evidence: Evidence, played: Mapping[str, str] | None = No
         if expected == zone:
             continue
         if expected in (None, zones.DISCARD_ZONE) and zone in (evidence.stale.get(card), played.get(card)):
+            continue
+        if being_grabbed(game, parse_card(card), zone):
             continue
         cost += STRONG
     for card, zone in evidence.glimpses.items():
@@ -171,7 +183,15 @@ def _nothing_over(game: Game, name: str, zone: str, evidence: Evidence) -> bool:
     kind = zones.parse_zone(zone).kind
     if kind == "river":
         return zone not in evidence.seen.values() and name in evidence.long_out
-    return kind == "mountain" and game.phase is Phase.PLAY and name in evidence.left_alone
+    # A mountain card during play that went out of sight on its own, or that has stayed out of sight, nothing
+    # in sight that could lie over it, for longer than a claim takes to show (a destruction nobody noticed).
+    if kind != "mountain":
+        return False
+    long_gone = name in evidence.long_out and name in evidence.uncovered
+    if game.phase is Phase.PLAY:
+        return name in evidence.left_alone or long_gone
+    # The mountain of a destruction the explanation found (the table's game still in play): its cards left.
+    return game.destroying is not None and zone == zones.mountain(game.destroying) and long_gone
 
 
 def table_cards(game: Game) -> Iterator[tuple[Card, str]]:
@@ -193,31 +213,39 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     best_at: dict[str, float] = {}
     nodes = 0
 
+    look = evidence
+
     def visit(state: Game, events: tuple[Event, ...], times: tuple[float | None, ...], played: dict[str, str],
               undo: str, spent: float) -> None:
         nonlocal nodes
         nodes += 1
-        cost = misfit(state, evidence, played) + spent + _order_cost(events, times) + UNDO_COST[undo]
+        cost = misfit(state, look, played) + spent + _order_cost(events, times) + UNDO_COST[undo]
         key = state.text()
         if best_at.get(key, float("inf")) <= cost:
             return  # the same table by another way, no better
         best_at[key] = cost
-        found.append(Explanation(events, cost, state, undo=1 if undo else 0))
+        found.append(Explanation(events, cost, state, undo=1 if undo else 0, reread=undo == "reread"))
         if _depth(events) >= depth or nodes >= MAX_NODES:
             return
-        for event in candidates(state, evidence):
+        for event in candidates(state, look):
             if state.validate(event) is not None:
                 continue
             child = state.copy()
             child.push(event, force=True)  # validated above
-            visit(child, (*events, event), (*times, _when(state, event, evidence)),
-                  {**played, **_laid_where(event, evidence)}, undo, spent + _event_cost(state, event, evidence, events))
+            visit(child, (*events, event), (*times, _when(state, event, look)),
+                  {**played, **_laid_where(event, look)}, undo, spent + _event_cost(state, event, look, events))
 
     visit(game.copy(), (), (), {}, "", 0.0)
     back = taken_back(game, evidence)
     if back:
         before = game.copy()
-        before.pop()
+        discarded = before.pop()
+        if back == "reread" and isinstance(discarded, Discard):
+            # The discard's cards may be an unread mountain card claimed onto the pile: offered to be read there.
+            names = frozenset(card_name(c) for c in discarded.cards)
+            # They left the mountain when they were laid on the pile: the order of the claims.
+            look = replace(evidence, reread=names, left_at={
+                **evidence.left_at, **{n: at for n, at in evidence.discarded_at.items() if n in names}})
         visit(before, (), (), {}, back, 0.0)
     best_by_state: dict[str, Explanation] = {}
     for explanation in found:
@@ -231,20 +259,24 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
     if rival is None:
         rival = next((e for e in ranked[1:] if e.cost - best.cost < NEAR and len(e.events) == len(best.events)
                       and _scores(e.game) != _scores(best.game)), None)
-    return Explanation(best.events, best.cost, best.game, rival, best.undo)
+    return Explanation(best.events, best.cost, best.game, rival, best.undo, best.reread)
 
 
 def _depth(events: tuple[Event, ...]) -> int:
-    """How deep a sequence goes: claims do not count.
+    """How deep a sequence goes: claims do not count, nor do readings (a card identified or named, a recount).
 
     A destruction noticed late (its completion under a card nobody read, the
     claims made while the mountain lay in sight) is a run of claims, one per
     color that left, each forced by what left: the players' choices are the
     plays before them. Without this a completion followed by several claims
     outgrew the look and the last play was taken back instead, then every
-    move after it was warned.
+    move after it was warned. A reading (a ``resync`` line: an unread card
+    identified, named by its color, a completion under it) is no move either:
+    three plays and a completion over an unread card, named, then its first
+    claim, are three moves; counted, the claim fell outside the look and the
+    completing play was taken for an unread card instead.
     """
-    return sum(not isinstance(event, Claim) for event in events)
+    return sum(not isinstance(event, Claim | Resync) for event in events)
 
 
 def taken_back(game: Game, evidence: Evidence) -> str:
@@ -260,12 +292,34 @@ def taken_back(game: Game, evidence: Evidence) -> str:
             return "picked"
         return "uncovered" if _claimed_another_card(game, last, evidence) or _claim_still_there(
             game, last, evidence) else ""
+    if isinstance(last, Discard) and _discard_may_be_a_claim(game, last, evidence):
+        return "reread"
     if not isinstance(last, MountainPlay | FieldPlay) or not last.cards:
         return ""
     names = [card_name(card) for card in last.cards]
     if any(name in evidence.seen or name in evidence.glimpses for name in names):
         return ""
     return "uncovered" if all(name in evidence.uncovered for name in names) else "covered"
+
+
+def _discard_may_be_a_claim(game: Game, discard: Discard, evidence: Evidence) -> bool:
+    """The last discard's cards, still on the pile, may have been an unread mountain card claimed onto it.
+
+    A mandala whose five read colors lack only the discarded color, over a
+    card nobody read, may have been completed unnoticed; the player whose
+    field of it is empty claims onto the pile, which shows as a card from
+    nowhere on the pile: a discard, until the destruction shows. Then the
+    discard is read again (the search weighs it against the discard).
+    """
+    colors = {COLOR_OF[c] for c in discard.cards}
+    if len(colors) != 1 or discard.unseen or not all(
+            evidence.seen.get(card_name(c), zones.DISCARD_ZONE) == zones.DISCARD_ZONE for c in discard.cards):
+        return False
+    (color,) = colors
+    before = game.copy()
+    before.pop()
+    return any(before.hidden[mountain_zone(m)] >= len(discard.cards) and not before.field(m, discard.player)
+               and [c for c in COLORS if not before.mandala_colors(m) >> c & 1] == [color] for m in (0, 1))
 
 
 def _claimed_another_card(game: Game, claim: Claim, evidence: Evidence) -> bool:
@@ -352,8 +406,8 @@ def _claim_seen(state: Game, claim: Claim, evidence: Evidence) -> bool:
         return False
     mountain = zones.mountain(mandala)
     names = [card_name(c) for c in state.mountain(mandala) if COLOR_OF[c] == claim.color]
-    if any(evidence.seen.get(name, mountain) != mountain for name in names):
-        return True
+    if any(evidence.seen.get(name, mountain) != mountain or name in evidence.reread for name in names):
+        return True  # in sight off the mountain, or seen laid on the pile (a discard read again as this claim)
     # Out of sight with nothing in sight that could lie over them: they left (a hand may still hide them for
     # a moment, which is why this is a sign for the claim and not yet "gone" for the table).
     return bool(names) and all(evidence.gone.get(name) == mountain or name in evidence.uncovered for name in names)
@@ -386,7 +440,7 @@ def _order_cost(events: tuple[Event, ...], times: tuple[float | None, ...]) -> f
 
 
 def _when(state: Game, event: Event, evidence: Evidence) -> float | None:
-    """When an event showed on the table: its first card laid, or for a claim its color's first card leaving
+    """When an event showed on the table: its first card laid, or for a claim its color's last card leaving
     (out of sight, or laid where the claim put it)."""
     if isinstance(event, Claim):
         mandala = state.destroying
@@ -397,7 +451,7 @@ def _when(state: Game, event: Event, evidence: Evidence) -> float | None:
         left = [evidence.left_at[name] for name in names if name in evidence.left_at]
         left += [evidence.laid_at[name] for name in names
                  if evidence.seen.get(name, mountain) != mountain and name in evidence.laid_at]
-        return min(left) if left else None
+        return max(left) if left else None  # done when its last card left (a claim may take several grabs)
     times = [evidence.laid_at[name] for name in (card_name(c) for c in getattr(event, "cards", ()) or ())
              if name in evidence.laid_at]
     return min(times) if times else None
@@ -423,9 +477,11 @@ def candidates(game: Game, evidence: Evidence) -> list[Event]:
 def _identifications(game: Game, evidence: Evidence) -> list[Event]:
     """A card read in a mountain that holds cards laid unseen: one of them, if it lay there already.
 
-    Mountain cards only leave in a destruction, so a card read there during
-    play that was laid after the last rest is a new play, not an old card.
-    During a destruction, a card from nowhere in a river or on the pile may
+    Mountain cards only leave in a destruction, so a card read there that was
+    laid after the last rest is a new play, not an old card: during play, and
+    during a destruction in the other mountain, which nothing leaves (a play
+    made before the completing one, not an unread card of the deal). Only the
+    mountain being claimed uncovers cards. During a destruction, a card from nowhere in a river or on the pile may
     be one of them, claimed.
     """
     found: list[Event] = _swept_cards(game, evidence)
@@ -441,15 +497,66 @@ def _identifications(game: Game, evidence: Evidence) -> list[Event]:
         for mandala in mandalas:
             if mandala is None or not game.hidden[mountain_zone(mandala)]:
                 continue
+            claimed = claims_made(game) if mandala == game.destroying else {}
             for card in cards:
-                new_play = evidence.laid_at.get(card, 0.0) > evidence.rest_time and zone not in evidence.uncovering
-                if game.phase is Phase.PLAY and ref.kind == "mountain" and new_play:
+                claimer = claimed.get(COLOR_OF[parse_card(card)])
+                if claimer is not None:
+                    # A claim took every card of its color: this one lay unread under another and goes with it.
+                    if ref.kind == "mountain":
+                        with suppress(PositionError):
+                            found.append(Resync(_claimed_unread(game, parse_card(card), mandala, claimer).text()))
+                    continue
+                new_play = evidence.laid_at.get(card, 0.0) > evidence.rest_time and zone not in evidence.uncovering \
+                    and card not in evidence.shaken
+                if ref.kind == "mountain" and new_play and mandala != game.destroying:
                     continue
                 try:
                     found.append(Resync(identify(game, parse_card(card), mandala).text()))
                 except PositionError:
                     continue  # the card cannot be that one (the table contradicts the game): no identification
     return found
+
+
+def claims_made(game: Game) -> dict[int, int]:
+    """The colors claimed so far in the destruction under way (its claims or its refill), and who claimed each.
+
+    A claim takes every card of its color, the unread ones too: a card of a
+    claimed color read in that mountain afterwards is one the claim took,
+    still on its way to the cup (the claim is taken in grabs), never a card
+    left for a second claim of that color.
+    """
+    if game.phase not in (Phase.CLAIM, Phase.REFILL) or game.destroying is None:
+        return {}
+    made: dict[int, int] = {}
+    for event, _ in reversed(game.stack):
+        if isinstance(event, Claim):
+            made.setdefault(event.color, event.player)
+        elif not isinstance(event, Resync):
+            break  # the play that completed the mandala
+    return made
+
+
+def being_grabbed(game: Game, card: Card, zone: str) -> bool:
+    """A card seen in the mountain being destroyed that a claim made already took: the rest of its grabs."""
+    mandala = game.destroying
+    return mandala is not None and zone == zones.mountain(mandala) and game.location(card) != UNSEEN \
+        and COLOR_OF[card] in claims_made(game)
+
+
+def _claimed_unread(game: Game, card: Card, mandala: int, claimer: int) -> Game:
+    """The game once ``card``, read in the mountain after its color was claimed, is known as one of the
+    mountain's unread cards that the claim took into the claimer's cup."""
+    position = position_of(game)
+    unseen = list(position.unseen_mountains)
+    if unseen[mandala] < 1 or game.location(card) != UNSEEN:
+        raise PositionError(f"{card_name(card)} cannot be an unseen card of m{mandala + 1}'s mountain")
+    unseen[mandala] -= 1
+    cups = [list(cup) for cup in position.cups]
+    cups[claimer].append(card)
+    sizes = list(position.cup_sizes or (game.cup_size(0), game.cup_size(1)))
+    sizes[claimer] += 1
+    return build(replace(position, unseen_mountains=(unseen[0], unseen[1]), cups=(tuple(cups[0]), tuple(cups[1])),
+                         cup_sizes=(sizes[0], sizes[1])))
 
 
 def _swept_cards(game: Game, evidence: Evidence) -> list[Event]:
@@ -476,6 +583,11 @@ def arrivals(game: Game, evidence: Evidence) -> dict[str, list[str]]:
         for card, zone in source.items():
             if game.location(parse_card(card)) == UNSEEN and evidence.stale.get(card) != zone:
                 found.setdefault(zone, []).append(card)
+    pile = zones.DISCARD_ZONE
+    for card in sorted(evidence.reread):
+        if game.location(parse_card(card)) == UNSEEN and evidence.seen.get(card, pile) == pile \
+                and card not in found.get(pile, []):
+            found.setdefault(pile, []).append(card)
     for cards in found.values():
         cards.sort(key=lambda c: (evidence.laid_at.get(c, 0.0), c))
     return found
@@ -601,8 +713,9 @@ def _unread_colors(game: Game, evidence: Evidence) -> list[Event]:
     in_river = {COLOR_OF[c] for c in game.river(picker)}
     to_pile = not game.field(mandala, picker)
     found: list[Event] = []
+    claimed = claims_made(game)
     for color in COLORS:
-        if color in in_mountain or not (to_pile or color in in_river):
+        if color in in_mountain or color in claimed or not (to_pile or color in in_river):
             continue
         named = _naming(game, mandala, color, evidence, STAND_IN)
         if named is not None:
@@ -671,13 +784,17 @@ def _claims(game: Game, evidence: Evidence) -> list[Event]:
     by_color: dict[int, list[Card]] = {}
     for card in game.mountain(mandala):
         by_color.setdefault(COLOR_OF[card], []).append(card)
+    next_space = zones.river(picker, len(game.river(picker)) + 1)
     for color, cards in sorted(by_color.items()):
         names = [card_name(c) for c in cards]
-        if any(evidence.seen.get(n) == mountain for n in names):
-            continue
         in_river = [c for c, n in zip(cards, names, strict=True)
                     if zones.parse_zone(evidence.seen.get(n, mountain)).kind == "river"
                     and zones.parse_zone(evidence.seen[n]).player == picker]
+        # A claim taken in grabs: its card laid in the picker's next river space shows it, the rest of the color
+        # still in the mountain (they go with it).
+        if any(evidence.seen.get(n) == mountain for n in names) and not any(
+                evidence.seen.get(card_name(c)) == next_space for c in in_river):
+            continue
         events.append(Claim(picker, color, in_river[0] if in_river else None))
     return events
 

@@ -32,6 +32,8 @@ COVER_MEMORY_S = 30.0
 """A card that shows again where it lay within this time was covered (a hand, a card), not laid anew."""
 FRAME_HISTORY = 256
 """Frame times kept to date late reads back (18 s at 14 fps; a read later than that dates to then)."""
+SHAKEN_S = 0.5
+"""A card first read this soon after a smeared or blind frame (a bumped table) was shaken into sight."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,9 @@ class View:
     gone: Mapping[str, tuple[str, float]] = field(default_factory=dict)
     """Cards that went out of sight since the previous settled view: the zone each lay in, and when it was
     last read. A card laid and covered by the next one before the table came to rest is only here."""
+    shaken: frozenset[str] = frozenset()
+    """Cards in view first read where they lie just after a bumped table's smeared (or blind) frames: a bump
+    shifts cards, so a sticker under another may come into sight with no hand laying anything."""
 
     def __str__(self) -> str:
         cards = " ".join(f"{card}@{zone}" for card, zone in sorted(self.cards.items()))
@@ -80,16 +85,21 @@ class Settler:
         self._covered: dict[str, tuple[str, float]] = {}
         self._laid_before: dict[str, float] = {}
         """When each card out of sight had been laid: a card uncovered where it lay keeps its lay time."""
+        self._blurred_at: float | None = None
+        """The last smeared or blind frame."""
+        self.shaken: set[str] = set()
 
     def update(self, now: float, frame: FrameObservation) -> View | None:
         """Feed one frame; returns the view when the table has just settled."""
         if frame.board.found and frame.board.smeared:
             # A smear hides the cards, it does not take them away: they stay, and the table's rest
             # goes on (or not) as the sharp frames before and after it say. Nothing settles on it.
+            self._blurred_at = now
             self._keep(now, set(self.zones.values()))
             self._frame_times.append(now)
             return None
         if not frame.board.found:
+            self._blurred_at = now
             self.changed_at = None  # nothing counts as rest while the board is not seen
             self._frame_times.clear()
             return None
@@ -118,7 +128,8 @@ class Settler:
         return View(MappingProxyType(dict(self.zones)), self.duplicates, now, MappingProxyType(dict(self.unread)),
                     MappingProxyType({c: p for c, p in self.positions.items() if c in self.zones}),
                     MappingProxyType(dict(self.laid)),
-                    MappingProxyType({c: g for c, g in self.gone.items() if c not in self.zones}))
+                    MappingProxyType({c: g for c, g in self.gone.items() if c not in self.zones}),
+                    frozenset(c for c in self.shaken if c in self.zones))
 
     @property
     def is_settled(self) -> bool:
@@ -140,6 +151,10 @@ class Settler:
             if placed == card.zone:
                 continue
             self.zones[card.card_id] = card.zone
+            if self._blurred_at is not None and now - self._blurred_at <= SHAKEN_S:
+                self.shaken.add(card.card_id)
+            else:
+                self.shaken.discard(card.card_id)
             laid = self._lay_time(card.still_frames)
             earlier = self.gone.get(card.card_id) or self._covered.get(card.card_id)
             if earlier is not None and earlier[0] == card.zone and now - earlier[1] <= COVER_MEMORY_S:
@@ -171,6 +186,7 @@ class Settler:
             seen = self.last_read.pop(card)
             zone = self.zones.pop(card, None)
             laid = self.laid.pop(card, None)
+            self.shaken.discard(card)
             if zone is not None:
                 self.gone[card] = (zone, seen)
                 self._covered[card] = (zone, seen)

@@ -55,6 +55,7 @@ from companion.tracker.explain import (
     Correction,
     Evidence,
     Explanation,
+    being_grabbed,
     explain,
     table_cards,
 )
@@ -242,6 +243,8 @@ class Tracker:
         """Counts of a joined game nobody gave: estimated ("hands", "cups", "deck", "turn")."""
         self.stand_ins: set[str] = set()
         """Cards the game holds for mountain cards nobody read, known by color only (tracker/standins.py)."""
+        self.discarded_at: dict[str, float] = {}
+        """The last discard's cards and when each was laid on the pile."""
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -623,6 +626,7 @@ class Tracker:
                                              and view.cards.get(c, z) != z),  # moved out, not covered
                         uncovered=uncovered, swept_since=self.swept_since, left_at=left_at,
                         long_out=frozenset(c for c, at in left_at.items() if view.time - at >= self.claim_confirm_s),
+                        shaken=view.shaken, discarded_at=self.discarded_at,
                         left_alone=frozenset(c for c in uncovered if c in left_at and not any(
                             other != c and abs(at - left_at[c]) <= TOGETHER_S for other, at in left_at.items())))
 
@@ -657,7 +661,7 @@ class Tracker:
         caught_up = self.catching_up
         self.catching_up = False
         for _ in range(explanation.undo):
-            self._take_back(found)
+            self._take_back(found, quietly=explanation.reread)
         self._apply_all(explanation.events, found)
         if explanation.rival is not None and explanation.events:
             self.question = Question((explanation.events, explanation.rival.events), len(explanation.events),
@@ -675,14 +679,17 @@ class Tracker:
             return True
         return view.time - self._pending[0] < self.settle_s
 
-    def _take_back(self, found: _Pass) -> None:
-        """The last play left the table with nothing over its cards: the player took it back."""
+    def _take_back(self, found: _Pass, quietly: bool = False) -> None:
+        """The last play left the table with nothing over its cards: the player took it back.
+
+        ``quietly``: no move was taken back, a reading was corrected (a discard read again as a claim).
+        """
         game = self.game
         assert game is not None
         game.pop()
         taken = self.events.pop()
         found.undone.append(taken)
-        if not isinstance(taken.event, Claim):  # a claim re-read with its river card is no news to the players
+        if not isinstance(taken.event, Claim) and not quietly:  # a claim re-read with its river card: no news
             cards = [card_name(c) for c in getattr(taken.event, "cards", ()) or ()]
             text = notices.taken_back(getattr(taken.event, "player", None), cards, _short(taken.event))
             found.notices.append(Notice(notices.TAKEN_BACK, text, self.view.time))
@@ -712,6 +719,10 @@ class Tracker:
             self.destruction_seen = {c for v in (self.rest_view, self.view) for c, z in v.cards.items()
                                      if z == mountain}
         self.discard_question = self._discard_doubt(event)
+        if isinstance(event, Discard):
+            self.discarded_at = {name: at for name in (card_name(c) for c in event.cards)
+                                 if (at := self.view.laid_at.get(name, self.glimpses.get(name, ("", None))[1]))
+                                 is not None}
         for card in getattr(event, "cards", ()) or ():
             # Where the play was seen is where its cards lie, even if the rules move them on at once
             # (a discard shuffled straight into a new deck): seen there again, they are no new play.
@@ -765,7 +776,8 @@ class Tracker:
             if card in quarantined or card in view.duplicates or self.accepted.get(card) == zone:
                 continue
             expected = zones.expected_zone(game, parse_card(card))
-            if expected == zone or (self.last_zone.get(card) == zone and expected in (None, zones.DISCARD_ZONE)):
+            if expected == zone or (self.last_zone.get(card) == zone and expected in (None, zones.DISCARD_ZONE)) \
+                    or being_grabbed(game, parse_card(card), zone):
                 # In place; or still lying where it was after the rules moved it on: field cards
                 # not yet swept onto the discard pile, a discard pile not yet shuffled into the deck.
                 continue

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from companion.engine import Claim, Discard, EndReason, FieldPlay, Game, MountainPlay, Phase, Refill, Resync, Reveal
 from companion.engine.cards import CARDS, parse_card, parse_color
-from companion.engine.game import CUPS, UNSEEN, mountain_zone
+from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import Position, build, position_of
 from companion.tracker.anchor import JoinCounts
-from companion.tracker.explain import Correction
+from companion.tracker.explain import Correction, Evidence, explain
 from companion.tracker.tracker import Tracker
 from companion.vocab import notices
 from tests.tracker.table import ScriptedTable
@@ -39,7 +39,7 @@ def test_a_discard_pile_stacked_card_over_card_counts_the_card_seen_for_a_moment
     assert [e.event for e in table.events()] == [Discard(0, cards("K05", "K06"))]
 
 
-def test_a_claim_taken_in_two_grabs_waits_for_the_second() -> None:
+def test_a_claim_taken_in_two_grabs_shows_by_its_river_card_and_takes_the_rest_of_its_color() -> None:
     table = ScriptedTable().start(m1=("R01", "R02"))
     for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
                        ("m1.mountain", "K09"), ("m1.field.p1", "O02")):
@@ -48,10 +48,12 @@ def test_a_claim_taken_in_two_grabs_waits_for_the_second() -> None:
     assert game is not None and game.phase is Phase.CLAIM
     before = len(table.events())
     table.take("R01").put("p1.river.1", "R01").settle()      # first grab: one red to the river, one left
-    assert len(table.events()) == before and not table.warnings()
+    assert [e.event for e in table.events()[before:]] == [Claim(0, parse_color("R"), card("R01"))]
+    assert not table.warnings()                               # R02 still lying there goes with the claim
     table.take("R02").settle()                                # second grab: the other red to the cup
-    assert table.events()[-1].event == Claim(0, parse_color("R"), card("R01"))
-    assert not table.warnings()
+    assert len(table.events()) == before + 1 and not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.location(card("R02")) == CUPS[0] and game.turn == 1
 
 
 def test_a_play_taken_back_is_undone_and_the_new_one_applied() -> None:
@@ -510,3 +512,87 @@ def test_an_unseen_pick_is_given_to_the_other_player_when_the_next_pick_shows_wh
     assert game is not None and game.cup_size(0) == 3 and game.cup_size(1) == 2      # 2 dealt each; P01 is p1's
     assert game.river(1) == cards("P06", "R01") and game.phase is Phase.REFILL
     assert [type(e.event) for e in table.events()][-3:] == [Correction, Claim, Claim]   # the recount, both picks
+
+
+def test_quick_plays_into_the_other_mountain_before_a_completion_are_plays_not_its_unread_card() -> None:
+    # Both mountains were dealt with a card under the other (O01 in m1, G05 in m2). Within one settle time p1
+    # builds K03 in m1, p2 builds Y03 in m1, p1 builds K04 in m2 (completing it over G05, nobody read) and p2,
+    # the first picker (one field card to none), claims purple into the river. Y03 was laid, not found lying
+    # there: nothing leaves the mountain that is not being claimed. Naming m2's unread card green is a
+    # reading, not a move: the claim fits in the same look.
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G05")
+    table.hold(4.5, unreadable=("O01", "G05"))
+    for zone, name in (("m2.mountain", "P01"), ("m2.field.p2", "O02"), ("m2.mountain", "R02"),
+                       ("m1.mountain", "G03")):
+        table.put(zone, name).hold(1.5, unreadable=("O01", "G05"))
+    for zone, name in (("m1.mountain", "K03"), ("m1.mountain", "Y03"), ("m2.mountain", "K04")):
+        table.put(zone, name).hold(0.4, unreadable=("O01", "G05"))
+    table.take("P01").put("p2.river.1", "P01").hold(1.5, unreadable=("O01", "G05"))
+    assert not table.warnings()
+    events = [e.event for e in table.events()]
+    assert events[-5:-2] == [MountainPlay(0, 0, cards("K03")), MountainPlay(1, 0, cards("Y03")),
+                             MountainPlay(0, 1, cards("K04"))]
+    assert isinstance(events[-2], Correction) and events[-1] == Claim(1, parse_color("P"), card("P01"))
+    game = table.tracker.game
+    assert game is not None and game.hidden[mountain_zone(0)] == 1 and card("Y03") in game.mountain(0)
+
+
+def test_a_card_of_a_color_being_claimed_that_shows_in_the_mountain_goes_with_the_claim() -> None:
+    # m1 is being destroyed; K13 lies over a card nobody read (K16). p2 picks black: the first grab lays K13 in
+    # the river and uncovers K16, the second takes K16 to the cup. A claim takes every card of its color: K16
+    # is not left in the mountain for a second claim of black.
+    position = Position(mountains=(cards("K13", "P01"), cards("Y09", "G09")), unseen_mountains=(1, 0),
+                        fields=((cards("O02"), cards("G02", "R02")), ((), ())), hands=(6, 6),
+                        phase=Phase.CLAIM, destroying=0, completer=1, turn=1)
+    seen = {"K13": "m1.mountain", "P01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
+            "O02": "m1.field.p1", "G02": "m1.field.p2", "R02": "m1.field.p2"}
+    table = _resumed(position, seen)
+    table.take("K13").put("p2.river.1", "K13").put("m1.mountain", "K16").settle()    # the first grab
+    table.take("K16").hold(4.0)                                                         # the second
+    table.take("P01").put("p1.river.1", "P01").settle()
+    assert not table.warnings()
+    claims = [e.event for e in table.events() if isinstance(e.event, Claim)]
+    assert claims == [Claim(1, parse_color("K"), card("K13")), Claim(0, parse_color("P"), card("P01"))]
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.REFILL and game.location(card("K16")) == CUPS[1]
+
+
+def test_a_card_a_bump_shakes_into_sight_in_a_mountain_is_read_there_not_played() -> None:
+    # m1 was dealt with O01 under R01. A bump shifts the fan: O01's sticker comes into sight, with no hand
+    # laying anything. It is the card of the deal, not p1 building orange.
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
+    table.hold(4.5, unreadable=("O01",))
+    table.put("m2.field.p1", "K01").hold(1.5, unreadable=("O01",))
+    table.hold(0.3, board=False, unreadable=("O01",))                  # the bump: the board lost for a moment
+    table.settle()                                                      # O01 reads at once afterwards
+    assert not table.warnings()
+    events = [e.event for e in table.events()]
+    assert events[0] == FieldPlay(0, 1, cards("K01"), field=0) and [type(e) for e in events[1:]] == [Resync]
+    game = table.tracker.game
+    assert game is not None and game.turn == 1 and set(game.mountain(0)) == set(cards("R01", "O01"))
+
+
+def test_a_discard_is_read_again_as_a_claim_onto_the_pile_when_an_unnoticed_destruction_shows() -> None:
+    # m1 held K09 unread and five colors read; p1's R02 completed it unnoticed. p1 picked first (two field cards
+    # to none) and claimed purple into the cup; p2, whose field is empty, claimed black onto the pile, which the
+    # tracker took for a discard of K09 (a card from nowhere on the pile). Then green and orange left the
+    # mountain and the fields were swept: the destruction shows, and the discard is read again as p2's claim.
+    game = build(Position(mountains=(cards("P01", "G01", "O01"), cards("Y09", "G09")), unseen_mountains=(1, 0),
+                          fields=((cards("Y02", "R02"), ()), ((), ())), rivers=(cards("P05", "G05"), cards("O06")),
+                          hands=(5, 6), turn=1))
+    deck = game.deck_size
+    game.push(Discard(1, cards("K09")))
+    table = {"Y09": "m2.mountain", "G09": "m2.mountain", "P05": "p1.river.1", "G05": "p1.river.2",
+             "O06": "p2.river.1", "O01": "discard", "Y02": "discard", "R02": "discard"}
+    left = {"P01": 10.0, "G01": 14.0, "O01": 16.0}
+    evidence = Evidence(table, laid_at={"O01": 16.0, "Y02": 16.5, "R02": 16.5}, rest_time=14.5,
+                        uncovered=frozenset(left), left_at=left, long_out=frozenset(left),
+                        left_alone=frozenset(("P01", "G01")), discarded_at={"K09": 12.0})
+    found = explain(game, evidence)
+    assert found.undo == 1 and found.reread                      # the discard: a reading corrected
+    assert isinstance(found.events[0], Resync) and "K09" in found.events[0].position
+    assert list(found.events[1:]) == [Claim(0, parse_color("P")), Claim(1, parse_color("K")),
+                                      Claim(0, parse_color("G")), Claim(1, parse_color("O"))]
+    assert found.game.location(card("K09")) == DISCARD and found.game.deck_size == deck   # nobody drew for it
