@@ -64,9 +64,22 @@ class ChangeDetector:
         """Take ``thumb`` as the reference everywhere (after a full scan)."""
         self._reference = thumb.copy()
 
+    @property
+    def reference(self) -> np.ndarray | None:
+        """The reference as it is now. Never changed in place later (:meth:`accept` updates a copy), so it
+        can be kept to compare a later frame with (:meth:`compare_with`) and put back (:meth:`restore`)."""
+        return self._reference
+
+    def restore(self, reference: np.ndarray | None) -> None:
+        """Take a reference kept from :attr:`reference` back as the reference."""
+        self._reference = reference
+
     def compare(self, thumb: np.ndarray) -> ChangeMap | None:
         """Changed areas of ``thumb``; None when there is no comparable reference."""
-        ref = self._reference
+        return self.compare_with(thumb, self._reference)
+
+    def compare_with(self, thumb: np.ndarray, ref: np.ndarray | None) -> ChangeMap | None:
+        """Changed areas of ``thumb`` against ``ref`` (a reference kept before); None when it is not comparable."""
         if ref is None or ref.shape != thumb.shape:
             return None
         changed = cv2.threshold(cv2.absdiff(thumb, ref), DIFF_THRESHOLD, 255, cv2.THRESH_BINARY)[1]
@@ -82,6 +95,9 @@ class ChangeDetector:
         if self._reference is None:
             self.reset(thumb)
             return
+        if not changes.regions:
+            return
+        self._reference = self._reference.copy()  # a reference kept through :attr:`reference` stays as it was
         for box in changes.regions:
             s = self.step
             xs, ys = slice(box.x // s, (box.x + box.width) // s), slice(box.y // s, (box.y + box.height) // s)

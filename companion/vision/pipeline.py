@@ -245,6 +245,20 @@ class StickerRead:
         return Region(int(x0), int(y0), int(x1 - x0) + 1, int(y1 - y0) + 1)
 
 
+@dataclass(frozen=True)
+class _SharpFrame:
+    """What the last sharp frame (board found, nothing smeared) knew, kept through smeared and board-lost frames.
+
+    The first sharp frame after them is compared with it, not with the
+    smeared pixels (:meth:`VisionPipeline._resume`).
+    """
+
+    reads: tuple[StickerRead, ...]
+    unread: tuple[UnreadCrop, ...]
+    reference: np.ndarray | None
+    """The change detector's reference then (:attr:`ChangeDetector.reference`)."""
+
+
 class _Stopwatch:
     def __init__(self, clock: Callable[[], float]) -> None:
         self.times: dict[str, float] = {}
@@ -332,7 +346,12 @@ class VisionPipeline:
         self._smeared_fids: set[int] = set()
         """Fiducials the last measure found smeared: measured again each frame until sharp (see :meth:`_smeared`)."""
         self._smeared_before = False
-        """Whether the last frame looked at was smeared (whole or in zones): the first sharp one is read whole."""
+        """Whether the last frame looked at was smeared (whole or in zones) or lost the board: the first sharp
+        one is compared with the last sharp one (:meth:`_resume`)."""
+        self._sharp: _SharpFrame | None = None
+        """The last sharp frame's reads, unread crops and change reference (see :class:`_SharpFrame`)."""
+        self._shaken = False
+        """Whether a frame since the last sharp one was smeared (not only the board lost): see :meth:`_held`."""
         self.frames = 0
         """Frames looked at so far (scan or process)."""
 
@@ -395,13 +414,15 @@ class VisionPipeline:
             self._changes.reset(thumb)
         whole = Region(0, 0, frame.shape[1], frame.shape[0])
         if not board.found:
-            self._reads = []
+            self._reads, self._smeared_before = [], True
             return FrameObservation(board, timings_ms=watch.done())
         with watch.stage("sharpness"):
             # Every other marker is enough to notice a smear; all are measured once one shows it.
             sample = set(sorted(seen)[::2])
             board, smeared = self._smeared(frame, board, seen, sample)
+        resumed = self._smeared_before and not smeared
         self._smeared_before = bool(smeared)
+        self._shaken = self._shaken or bool(smeared)
         self._unread = []
         assert self._scale is not None
         once = not every_sticker and self._scale.module_px < ONE_READ_BELOW_MODULE_PX
@@ -410,6 +431,17 @@ class VisionPipeline:
         self._reads = self._unsmeared(self._decode(frame, [whole], watch, whole_frame=self.whole_frame_decode,
                                                    one_read_per_card=once, sharp_frame=sharp, thumbs=thumbs),
                                       board, smeared)
+        if resumed:
+            # Back after a smear or the board lost (a camera bumped hard, a hand over the markers): what did
+            # not change since the last sharp frame keeps its reads, as in the steady state.
+            since = self._since_sharp(thumb)
+            if since is not None:
+                assert self._sharp is not None
+                untouched = [read for read in self._sharp.reads if not since.touches(read.box(margin=2))]
+                self._reads = self._held(_merge_reads(untouched, self._reads, self._same_place_px()), since,
+                                         self._unread)
+        if not smeared:
+            self._keep_sharp()
         return self._observe(board, (whole,), watch, smeared)
 
     def process(self, frame: np.ndarray) -> FrameObservation:
@@ -431,7 +463,7 @@ class VisionPipeline:
         with watch.stage("mapping"):
             board = self._locate(seen, confirmed=self._confirmed_by(seen))
         if not board.found:
-            self._reads = []
+            self._reads, self._smeared_before = [], True
             return FrameObservation(board, timings_ms=watch.done())
         kept = [read for read in self._reads if not changes.touches(read.box(margin=2))]
         # Changed areas are decoded afresh below; their old failures are void.
@@ -452,20 +484,93 @@ class VisionPipeline:
             board, smeared = self._smeared(frame, board, seen, look)
         resumed = self._smeared_before and not smeared
         self._smeared_before = bool(smeared)
+        self._shaken = self._shaken or bool(smeared)
         if resumed:
-            # The first sharp frame after a smear: the reads the smeared frames dropped were of pixels now in
-            # the change detector's reference, which may differ too little from these sharp ones to count as
-            # changed: they would stay unread (cards gone for good). The whole frame is decoded afresh; the
-            # reads of what no frame changed since are kept (a cold scan would lose those it cannot read).
-            self._unread = []
-            fresh = self._decode(frame, [Region(0, 0, frame.shape[1], frame.shape[0])], watch, whole_frame=False,
-                                 thumbs=thumbs)
-        self._reads = _merge_reads(kept, self._unsmeared(retried + fresh, board, smeared), self._same_place_px())
-        if resumed:
-            self._changes.reset(thumb)
+            self._resume(frame, thumb, kept, retried + fresh, watch, thumbs)
         else:
+            self._reads = _merge_reads(kept, self._unsmeared(retried + fresh, board, smeared), self._same_place_px())
             self._changes.accept(thumb, changes)
+        if not smeared:
+            self._keep_sharp()
         return self._observe(board, changes.regions, watch, smeared)
+
+    # ------------------------------------------------------------------ after a smear
+
+    def _keep_sharp(self) -> None:
+        assert self._changes is not None
+        self._sharp = _SharpFrame(tuple(self._reads), tuple(self._unread), self._changes.reference)
+        self._shaken = False
+
+    def _since_sharp(self, thumb: np.ndarray) -> ChangeMap | None:
+        """What changed since the last sharp frame; None if nothing is known of one, or everything changed."""
+        assert self._changes is not None
+        if self._sharp is None:
+            return None
+        since = self._changes.compare_with(thumb, self._sharp.reference)
+        return None if since is None or since.is_global else since
+
+    def _resume(self, frame: np.ndarray, thumb: np.ndarray, kept: list[StickerRead], fresh: list[StickerRead],
+                watch: _Stopwatch, thumbs: Thumbnails) -> None:
+        """The first sharp frame after smeared ones: compared with the last sharp frame, not the smeared pixels.
+
+        The smeared frames dropped their reads, and their pixels went into
+        the change detector's reference; a sharp frame may differ from a
+        small smear too little to count as changed there, and those cards
+        would stay unread. So what changed since the last sharp frame is
+        decoded afresh, and what did not keeps that frame's reads and unread
+        crops (a cold scan would lose the reads it cannot make again). A read
+        of what changed but was not read again is held while an unread
+        candidate lies where it was (:meth:`_held`). ``kept`` and ``fresh``:
+        this frame's reads so far (the smeared frames' reads not since
+        changed, and what was decoded of the changes since the last smeared frame).
+        """
+        assert self._changes is not None and self._sharp is not None
+        same_px = self._same_place_px()
+        since = self._since_sharp(thumb)
+        if since is None:  # the camera moved, or no sharp frame to go back to: read the whole frame
+            self._unread = []
+            fresh = fresh + self._decode(frame, [Region(0, 0, frame.shape[1], frame.shape[0])], watch,
+                                         whole_frame=False, thumbs=thumbs)
+            self._reads = _merge_reads(kept, fresh, same_px)
+            self._changes.reset(thumb)
+            return
+        before = self._sharp
+        self._unread = [crop for crop in before.unread if not since.touches(crop.box)]
+        waiting = len(self._unread)
+        fresh = fresh + self._decode(frame, list(since.regions), watch, whole_frame=False, thumbs=thumbs)
+        new = self._unread[waiting:]
+        self._unread = new + self._unread[:waiting]  # what changed and did not read is retried first
+        untouched = [read for read in before.reads if not since.touches(read.box(margin=2))]
+        self._reads = self._held(_merge_reads(untouched, fresh, same_px), since, new)
+        self._changes.restore(before.reference)
+        self._changes.accept(thumb, since)
+
+    def _held(self, reads: list[StickerRead], since: ChangeMap, unread: list[UnreadCrop]) -> list[StickerRead]:
+        """``reads`` plus the last sharp frame's reads of cards a bump shook but no read finds again, where an
+        unread candidate crop (``unread``) still lies: a card is not taken as gone from the first frame after
+        a smear alone.
+
+        A bump shakes the cards a millimetre or two: a sticker read before
+        may not read at once where it now lies (the edge of a fan), while
+        the decoder still finds its texture there. The old read stays until
+        a read says otherwise (the same card read, or another sticker read
+        in its place) or its pixels change again in a later frame that does
+        not read it. Only after a smear: after the board was lost alone
+        (a hand over the markers), a card taken from a heap leaves the card
+        under it at its place.
+        """
+        assert self._sharp is not None
+        if not self._shaken:
+            return reads
+        same_px = self._same_place_px()
+        payloads = {read.payload for read in reads}
+        held = [
+            old for old in self._sharp.reads
+            if old.card_id is not None and old.payload not in payloads and since.touches(old.box(margin=2))
+            and not any(math.dist(read.center, old.center) <= same_px for read in reads)
+            and any(_covers(crop, old.center, same_px) for crop in unread)
+        ]
+        return reads + held
 
     # ------------------------------------------------------------------ geometry
 
@@ -475,6 +580,7 @@ class VisionPipeline:
         self._frame_lens = lens_for_frames(self.lens, frame.shape)
         self._shape = frame.shape
         self._known, self._mapping, self._reads, self._age = {}, None, [], 0
+        self._sharp, self._shaken = None, False
         width = frame.shape[1]
         step = max(1, round(width / CHANGE_THUMB_WIDTH))
         # Before the mat is found, guess its scale: it fills most of the frame.
@@ -1043,6 +1149,18 @@ def _tiny_crowds_tiled(boxes: list[Region], smallest: list[StickerScale]) -> lis
         crowd = min(box.width, box.height) >= TINY_CROWD_STICKERS * scale.sticker_px
         out += tiles(box, scale.sticker_px) if scale.module_px < TINY_MODULE_PX and crowd else [box]
     return out
+
+
+def _covers(crop: UnreadCrop, point: Point, distance: float) -> bool:
+    """Whether an unread crop may hold a sticker centred at ``point``: a symbol located there unread, or a
+    crop holding nothing located (blur, a shaken sticker) whose textured middle reaches the point."""
+    if crop.spots:
+        return any(math.dist(DecodedSymbol(b"", spot).center, point) <= distance for spot in crop.spots)
+    x, y = point
+    box = crop.box
+    margin = crop.scale.sticker_px * MARGIN_STICKERS
+    return bool(box.x + margin <= x <= box.x + box.width - margin
+                and box.y + margin <= y <= box.y + box.height - margin)
 
 
 def _centre_in_any(box: Region, areas: list[Region]) -> bool:

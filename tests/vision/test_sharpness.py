@@ -8,7 +8,10 @@ import numpy as np
 import pytest
 
 from companion.sim.scene import PlacedCard, SceneOptions, render_table
+from companion.vision.decoders import DecodedSymbol, DecodeResult, make_decoder
 from companion.vision.layout import Layout, load_layout
+from companion.vision.observation import FrameObservation
+from companion.vision.payload import card_id_from_payload
 from companion.vision.pipeline import VisionPipeline
 from companion.vision.sharpness import SmearMeter, blur_px, edge_rises, edge_rises_of
 
@@ -142,3 +145,96 @@ def test_a_smear_held_over_several_frames_stays_smeared_until_the_first_sharp_on
     assert {c.card_id for c in sharp.cards} == {"R07", "G02", "K11"}
     again = pipeline.process(render_table(layout, cards(layout), dataclasses.replace(BASE, seed=8)).image)
     assert not again.board.smeared and len(again.cards) == 3
+
+
+class _ShakenDecoder:
+    """zxing, except that while ``blind`` holds an id, that card's codes are located but not read (a sticker
+    a bump shook to where the decoder cannot read it at once)."""
+
+    name = "shaken"
+
+    def __init__(self) -> None:
+        self._real = make_decoder("zxing")
+        self.blind: str | None = None
+
+    def decode(self, grey: np.ndarray) -> list[DecodedSymbol]:
+        return list(self.decode_detailed(grey).symbols)
+
+    def decode_detailed(self, grey: np.ndarray) -> DecodeResult:
+        result = self._real.decode_detailed(grey)
+        if self.blind is None:
+            return result
+        hidden = [s for s in result.symbols if card_id_from_payload(s.payload) == self.blind]
+        return DecodeResult(tuple(s for s in result.symbols if s not in hidden), (result.unread or 0) + len(hidden),
+                            result.located + tuple(s.corners for s in hidden))
+
+
+def ids(observation: FrameObservation) -> set[str]:
+    return {c.card_id for c in observation.cards}
+
+
+def test_after_a_smear_what_did_not_change_since_the_last_sharp_frame_keeps_its_reads(layout: Layout) -> None:
+    """The first sharp frame after a smear is compared with the last sharp frame: a sticker that would not
+    read again from a fresh decode keeps the read it had, where nothing changed since."""
+    decoder = _ShakenDecoder()
+    pipeline = VisionPipeline(layout, decoder)
+    still = render_table(layout, cards(layout), BASE).image
+    assert ids(pipeline.process(still)) == {"R07", "G02", "K11"}
+    for _ in range(3):
+        assert pipeline.process(smeared(layout, 9.0, 30.0)).board.smeared
+    decoder.blind = "R07"
+    back = pipeline.process(render_table(layout, cards(layout), dataclasses.replace(BASE, seed=7)).image)
+    assert not back.board.smeared and ids(back) == {"R07", "G02", "K11"}
+    assert back.unread == {}  # R07's located code is the sticker read before, not an unread card
+
+
+def test_after_a_smear_a_shaken_card_seen_but_not_read_is_held_and_a_card_taken_is_gone(layout: Layout) -> None:
+    """A bump shook R07 by 1.5 mm, and the decoder only locates its code now: the read before the smear
+    stays while its code lies there. G02 was taken during the smear: nothing lies where it was, it is gone
+    at once. R07 goes once a later sharp frame changes its place and nothing is there."""
+    decoder = _ShakenDecoder()
+    pipeline = VisionPipeline(layout, decoder)
+    table = cards(layout)
+    assert ids(pipeline.process(render_table(layout, table, BASE).image)) == {"R07", "G02", "K11"}
+    for _ in range(3):
+        assert pipeline.process(smeared(layout, 9.0, 30.0)).board.smeared
+    decoder.blind = "R07"
+    shaken = dataclasses.replace(table[0], center_mm=(table[0].center_mm[0] + 1.5, table[0].center_mm[1] - 1.0))
+    back = pipeline.process(render_table(layout, [shaken, table[2]], dataclasses.replace(BASE, seed=7)).image)
+    assert not back.board.smeared and ids(back) == {"R07", "K11"}
+    again = pipeline.process(render_table(layout, [shaken, table[2]], dataclasses.replace(BASE, seed=8)).image)
+    assert ids(again) == {"R07", "K11"}
+    decoder.blind = None  # read again on a later frame: the read replaces the one held
+    pipeline.process(render_table(layout, [shaken, table[2]], dataclasses.replace(BASE, seed=8)).image)
+    decoder.blind = "R07"
+    taken = pipeline.process(render_table(layout, [table[2]], dataclasses.replace(BASE, seed=9)).image)
+    assert ids(taken) == {"K11"}
+
+
+def test_a_card_read_before_the_board_was_lost_keeps_its_read_where_nothing_changed(layout: Layout) -> None:
+    """The board lost for a few frames (markers smeared beyond finding, a hand over them), then found: the
+    scan keeps what the last sharp frame read where nothing changed since."""
+    decoder = _ShakenDecoder()
+    pipeline = VisionPipeline(layout, decoder)
+    still = render_table(layout, cards(layout), BASE).image
+    assert ids(pipeline.process(still)) == {"R07", "G02", "K11"}
+    for _ in range(2):
+        assert not pipeline.process(np.full_like(still, 128)).board.found
+    decoder.blind = "R07"
+    back = pipeline.process(render_table(layout, cards(layout), dataclasses.replace(BASE, seed=7)).image)
+    assert back.board.found and not back.board.smeared and ids(back) == {"R07", "G02", "K11"}
+
+
+def test_after_the_board_was_lost_alone_a_changed_card_not_read_is_not_held(layout: Layout) -> None:
+    """Only a smear shakes cards: with the board lost alone (a hand over the markers), what changed under it
+    and does not read is not held (a card taken from a heap leaves the one under it at its place)."""
+    decoder = _ShakenDecoder()
+    pipeline = VisionPipeline(layout, decoder)
+    table = cards(layout)
+    still = render_table(layout, table, BASE).image
+    assert ids(pipeline.process(still)) == {"R07", "G02", "K11"}
+    assert not pipeline.process(np.full_like(still, 128)).board.found
+    decoder.blind = "R07"
+    moved = dataclasses.replace(table[0], center_mm=(table[0].center_mm[0] + 1.5, table[0].center_mm[1] - 1.0))
+    back = pipeline.process(render_table(layout, [moved, *table[1:]], dataclasses.replace(BASE, seed=7)).image)
+    assert back.board.found and ids(back) == {"G02", "K11"}
