@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.bench.table import decision, expected_decisions
 from companion.bench.vision import (
     DESIGN,
     SETTLE_FRAMES,
@@ -49,6 +50,7 @@ from companion.bench.vision import (
     _sensor,
     _timing_figures,
 )
+from companion.engine import Resync, Reveal
 from companion.sim.scene import RenderedScene, SceneOptions, render_table
 from companion.sim.sloppy import Habits, script_sloppy_game
 from companion.sim.tables import random_table
@@ -174,8 +176,9 @@ class _Optics:
                 smeared = _track(script_observations(script, layout, 14.0, seed=index))
                 sharp = _track(script_observations(_sharp_bumps(script), layout, 14.0, seed=index))
                 blind = _track(_unflagged(script_observations(script, layout, 14.0, seed=index)))
-                ideal += (_compare(smeared, sharp, "", smeared.smeared)
-                          + _compare(blind, sharp, "without_smear_field_", smeared.smeared)
+                truth = expected_decisions(script.game)
+                ideal += (_compare(smeared, sharp, "", smeared.smeared, truth=truth)
+                          + _compare(blind, sharp, "without_smear_field_", smeared.smeared, truth=truth)
                           + Counter(games=1, smeared_frames=smeared.smeared_frames))
             figures[f"{name}_ideal_camera"] = dict(ideal)
         rendered: Counter[str] = Counter()
@@ -184,7 +187,7 @@ class _Optics:
             script, layout = self._sloppy(index, SWAY)
             smeared = _track_rendered(script, layout)
             sharp = _track_rendered(_sharp_bumps(script), layout)
-            rendered += _compare(smeared, sharp, "", smeared.smeared) + Counter(
+            rendered += _compare(smeared, sharp, "", smeared.smeared, truth=expected_decisions(script.game)) + Counter(
                 games=1, smeared_frames=smeared.smeared_frames, sharp_game_smeared_frames=sharp.smeared_frames)
             details += [f"game {index} {item}" for item in _differences(smeared, sharp)]
         figures["sway_rendered_4608"] = {**rendered, "differences": details}
@@ -338,6 +341,8 @@ class _Run:
     """Cards a settled view lost (card@zone), at the frame of that view."""
     smeared: list[int]
     """Frames vision (or the ideal camera) reported smeared."""
+    decisions: list[tuple[object, ...]] = dataclasses.field(default_factory=list)
+    """Each event's decision (:func:`companion.bench.table.decision`), in order: what the game's are judged by."""
 
     @property
     def smeared_frames(self) -> int:
@@ -360,6 +365,7 @@ def _track(observations: Iterable[FrameObservation], settle_s: float = 1.0, fps:
             run.smeared.append(index)
         update = tracker.observe(index, index / fps, observation)
         run.events += [(index, str(e.event)) for e in update.events]
+        run.decisions += [decision(e.event) for e in update.events if not isinstance(e.event, Reveal | Resync)]
         run.warnings += [(index, f"{w.reason} {sorted(w.cards)} {w.zone}") for w in update.warnings]
         view = dict(tracker.view.cards)
         if view != last:
@@ -377,10 +383,17 @@ def _track_rendered(script: Any, layout: Layout) -> _Run:
     return _track(vision.process(image) for image in frames)
 
 
-def _compare(run: _Run, sharp: _Run, prefix: str, smeared_at: list[int], fps: float = 14.0) -> Counter[str]:
+def _compare(run: _Run, sharp: _Run, prefix: str, smeared_at: list[int], fps: float = 14.0,
+             truth: list[tuple[object, ...]] | None = None) -> Counter[str]:
     """What ``run`` reported that the same game with sharp bump frames did not, and the reverse, over the
     whole game; and how many of the first it reported within SMEAR_WINDOW_S of a frame smeared in the
-    game as played (``smeared_at``). An event only delayed by a smear is in both."""
+    game as played (``smeared_at``). An event only delayed by a smear is in both.
+
+    With ``truth`` (the decisions of the game as played), also the events only ``run`` reported that
+    are no decision of the game either: the sharp run is a tracker too, and where it goes wrong (an
+    unread card first read during a claim taken for a play) the events only the smeared run has are
+    the game's own, not the smear's doing.
+    """
     window: set[int] = set()
     for frame in smeared_at:
         window.update(range(frame, frame + round(SMEAR_WINDOW_S * fps) + 1))
@@ -394,6 +407,10 @@ def _compare(run: _Run, sharp: _Run, prefix: str, smeared_at: list[int], fps: fl
         counts[f"{prefix}{name}_missing_with_smear"] += sum(missing.values())
         counts[f"{prefix}{name}_only_with_smear_near_a_smear"] += sum(min(n, in_window[item])
                                                                       for item, n in extra.items())
+    if truth is not None:
+        only_here = Counter(run.decisions) - Counter(sharp.decisions)
+        not_played = only_here - (Counter(truth) - Counter(sharp.decisions))
+        counts[f"{prefix}events_only_with_smear_not_in_game"] += sum(not_played.values())
     return counts
 
 

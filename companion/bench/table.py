@@ -195,7 +195,7 @@ def _play_one(job: Job) -> GameResult:
         tuple(f"{job.style} game {job.seed} frame {t.frame}: {lat:.2f} s after "
               f"{script.shots[_shot(script, job.fps, t)].note}: {t.event}"
               for lat, t in latencies if lat > job.settle + 0.3),
-        len(_expected(game)), True,
+        len(expected_decisions(game)), True,
         *_lost_track(script, tracker.events, job.fps),
     )
 
@@ -219,8 +219,8 @@ def _play_mountains(job: Job) -> GameResult:
     injected_ok, false = _judge_warnings(script, warnings, job.fps, job.settle)
     moves = [t for t in tracker.events if not isinstance(t.event, DrawCards)]  # draws are the tracker's guess
     latencies = _latencies(script, moves, job.fps)
-    seen = [_decision(t.event) for t in moves]
-    expected = [_decision(e) for e, _ in game.stack if not isinstance(e, DrawCards)]
+    seen = [decision(t.event) for t in moves]
+    expected = [decision(e) for e, _ in game.stack if not isinstance(e, DrawCards)]
     right = final is not None and all(final[key] == truth[key] for key in CAMERA_KNOWN)
     leader = None if final is None else _leader(final["scores"])
     return GameResult(
@@ -298,7 +298,9 @@ def _judge_warnings(script: GameScript, warnings: list[Warning], fps: float, set
     return in_time, false
 
 
-def _decision(event: object) -> tuple[object, ...]:
+def decision(event: object) -> tuple[object, ...]:
+    """What a player decided in ``event`` (kind, player, where, which cards): a tracked event and the
+    game's own compare by it (drawn cards are chance, and the tracker may know them only as counts)."""
     if isinstance(event, Claim):
         return (Claim, event.player, event.color)
     cards = getattr(event, "cards", ()) or (getattr(event, "card", None),)
@@ -306,13 +308,14 @@ def _decision(event: object) -> tuple[object, ...]:
     return (type(event), getattr(event, "player", None), where, tuple(sorted(c for c in cards if c is not None)))
 
 
-def _expected(game: Any) -> list[tuple[object, ...]]:
-    return [_decision(e) for _, e in table_record(game).events if not isinstance(e, Reveal)]
+def expected_decisions(game: Any) -> list[tuple[object, ...]]:
+    """The decisions of ``game`` as played, in the order a tracker at the table should report them."""
+    return [decision(e) for _, e in table_record(game).events if not isinstance(e, Reveal)]
 
 
 def _in_order(tracked: list[TrackedEvent], game: Any) -> bool:
-    seen = [_decision(t.event) for t in tracked if not isinstance(t.event, Reveal | Resync)]
-    return seen == _expected(game)
+    seen = [decision(t.event) for t in tracked if not isinstance(t.event, Reveal | Resync)]
+    return seen == expected_decisions(game)
 
 
 def _lost_track(script: GameScript, tracked: list[TrackedEvent], fps: float) -> tuple[float, str]:
@@ -376,7 +379,7 @@ def _happenings(script: GameScript, starts: list[float], notes: list[str]) -> li
 
 
 def _same_play(mine: Any, truth: Any) -> bool:
-    if _decision(mine) == _decision(truth):
+    if decision(mine) == decision(truth):
         return True
     if type(mine) is not type(truth) or isinstance(truth, Claim):
         return False
