@@ -723,8 +723,12 @@ class Tracker:
             self.missing_since.clear()
         elif not destroying and game.destroying is not None:  # a destruction begins: what is in sight now
             mountain = zones.mountain(game.destroying)
+            # A card seen at the last rest but covered by a card laid over it since (the completing play laid
+            # on a tight fan) was not seen in the destruction: it may lie under that card, not be gone.
+            laid_there = [laid for c, z in self.view.cards.items()
+                          if z == mountain and (laid := self.view.laid_at.get(c, -math.inf)) > self.rest_view.time]
             self.destruction_seen = {c for v in (self.rest_view, self.view) for c, z in v.cards.items()
-                                     if z == mountain}
+                                     if z == mountain and not self._covered_by_play(c, laid_there)}
         self.discard_question = self._discard_doubt(event)
         if isinstance(event, Discard):
             self.discarded_at = {name: at for name in (card_name(c) for c in event.cards)
@@ -746,6 +750,12 @@ class Tracker:
         self.last_event_time = self.view.time
         self._residual_seen.clear()
         return tracked
+
+    def _covered_by_play(self, card: str, laid_there: list[float]) -> bool:
+        """``card`` is out of sight now, and went out of sight as a card in ``laid_there`` (lay times) was laid."""
+        vanished = self.vanished_at.get(card)
+        return card not in self.view.cards and vanished is not None and any(
+            -COVERED_BY_S <= vanished - at <= GESTURE_S for at in laid_there)
 
     def _accept_lying_warnings(self, view: View, found: _Pass) -> None:
         """Warned cards still lying there when another play shows: the players played on, so it stands.

@@ -650,3 +650,29 @@ def test_a_play_into_a_mountain_just_before_its_completion_is_no_unread_card_of_
     assert [e.event for e in table.events()] == [MountainPlay(1, 1, cards("Y10")), MountainPlay(0, 1, cards("K17"))]
     game = table.tracker.game
     assert game is not None and game.phase is Phase.CLAIM and game.turn == 0 and game.hidden[mountain_zone(1)] == 1
+
+
+def test_a_mountain_card_the_completing_play_covers_is_not_taken_for_claimed() -> None:
+    # p1 completes m1 with P03 laid over K01 (a tight fan): K01 was in sight at the last rest, not since the
+    # destruction began. p2, the first picker, claims red a few seconds later: black stays in the mountain
+    # (under P03), not claimed by p1 unseen in the same look.
+    position = Position(mountains=(cards("R01", "K01"), cards("Y09", "G09")),
+                        fields=((cards("O02"), cards("G02", "Y02")), ((), ())), hands=(6, 6), turn=0)
+    seen = {"R01": ("m1.mountain", (100.0, 200.0)), "K01": ("m1.mountain", (130.0, 194.0)),
+            "Y09": ("m2.mountain", (400.0, 200.0)), "G09": ("m2.mountain", (430.0, 200.0)),
+            "O02": ("m1.field.p1", (100.0, 350.0)), "G02": ("m1.field.p2", (100.0, 50.0)),
+            "Y02": ("m1.field.p2", (130.0, 50.0))}
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    for name, (zone, at) in seen.items():
+        table.put(zone, name, at=at)
+    table.tracker.resume(build(position))
+    table.settle()
+    table.take("K01").hold(0.5)                                   # p1's hand over the mountain...
+    table.put("m1.mountain", "P03", at=(150.0, 197.0)).settle()   # ...lays P03 over K01
+    table.hold(3.5)
+    table.take("R01").put("p2.river.1", "R01", at=(600.0, 50.0)).settle()
+    assert not table.warnings()
+    events = [e.event for e in table.events()]
+    assert events == [MountainPlay(0, 0, cards("P03")), Claim(1, parse_color("R"), card("R01"))]
+    game = table.tracker.game
+    assert game is not None and card("K01") in game.mountain(0) and game.turn == 0
