@@ -1227,6 +1227,11 @@ class Tracker:
             # Glimpsed counts too: a stand-in dropped onto the squared pile under the next card of a discard.
             zone = view.cards.get(name) or (self.glimpses[name][0] if name in self.glimpses else None)
             if zone is not None and zones.expected_zone(game, standing) != zone:
+                if zone in self._stand_in_reach(standing):
+                    # Seen where the claim of its mountain takes it (a river, the pile): the named card was
+                    # the one lying there after all. It is no stand-in any more; the claim explains it.
+                    self.stand_ins.discard(name)
+                    continue
                 replacement = stand_in(game, COLOR_OF[standing], {*view.cards, *self.glimpses})
                 if replacement is None or not self._exchange(standing, replacement, found, real=False):
                     self.stand_ins.discard(name)  # nothing can stand there instead: the card is judged as it is

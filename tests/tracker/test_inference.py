@@ -676,3 +676,17 @@ def test_a_mountain_card_the_completing_play_covers_is_not_taken_for_claimed() -
     assert events == [MountainPlay(0, 0, cards("P03")), Claim(1, parse_color("R"), card("R01"))]
     game = table.tracker.game
     assert game is not None and card("K01") in game.mountain(0) and game.turn == 0
+
+
+def test_a_stand_in_seen_where_the_claim_of_its_mountain_takes_it_is_the_card_itself() -> None:
+    # m1 was completed over O01, nobody read it: the tracker names an unseen orange card for it, O01 by chance.
+    # p1 then claims orange and O01 shows in p1's river, where that claim puts it: it is the card that lay
+    # there, not a card that never was in the mountain (another orange card named instead, O01 warned).
+    table = _m1_completed_over_an_unread_card("O01")
+    table.take("K01").put("p2.river.1", "K01").hold(1.5, unreadable=("O01",))
+    assert table.tracker.stand_ins == {"O01"}
+    table.take("O01").put("p1.river.1", "O01").settle()
+    assert not table.warnings() and not table.tracker.stand_ins
+    assert table.events()[-1].event == Claim(0, parse_color("O"), card("O01"))
+    game = table.tracker.game
+    assert game is not None and game.river(0) == cards("O01") and game.hidden[mountain_zone(0)] == 0
