@@ -234,6 +234,8 @@ class Tracker:
         self.swept_since: float | None = None
         """When the last destruction's claims were done (its fields are swept onto the pile then)."""
         self.destruction_seen: set[str] = set()
+        self.mismatched: set[str] = set()
+        """Cards the reveals showed where the game had them elsewhere (``reveal-mismatch``), this game."""
         self.positions: dict[str, tuple[float, float]] = {}
         """Where each card was last read on the mat (mm)."""
         self.absent_since: dict[str, float] = {}
@@ -319,6 +321,7 @@ class Tracker:
         self.game = None
         self.events.clear()
         self.warnings.clear()
+        self.mismatched.clear()
         self.accepted.clear()
         self.last_zone.clear()
         self.question = None
@@ -520,6 +523,7 @@ class Tracker:
         self.stand_ins.clear()
         self.events.clear()
         self.warnings.clear()
+        self.mismatched.clear()
         self.accepted.clear()
         self.question = None
         self.mat_cleared = False
@@ -558,6 +562,7 @@ class Tracker:
         self.first_player = game.first_player
         self.events = TrackedEvent.history(game, frames)
         self.warnings.clear()
+        self.mismatched.clear()
         self.mat_cleared = False
         self.resumed = True
         self.catching_up = True
@@ -1185,8 +1190,19 @@ class Tracker:
             if ref.kind not in ("reveal", "cup"):
                 continue
             mine = [c for c in cards if zones.expected_zone(game, parse_card(c)) == zones.reveal(ref.player or 0)]
-            strangers = [c for c in cards if c not in mine]
+            strangers = [c for c in cards if c not in mine and c not in self.mismatched]
+            if strangers and self.mismatched:
+                # One problem, one warning: the cups the game counted are off, and each cup card laid out
+                # after the first mismatch covers the one before. The open warning names them too.
+                self.mismatched.update(strangers)
+                known = next((w for w in self.warnings if w.reason == Reason.REVEAL_MISMATCH), None)
+                if known is not None:
+                    merged = (*known.cards, *strangers)
+                    self.warnings[self.warnings.index(known)] = replace(
+                        known, cards=merged, fix=warning_text(Reason.REVEAL_MISMATCH, merged).fix)
+                continue
             if strangers:
+                self.mismatched.update(strangers)
                 where = game.describe_location(parse_card(strangers[0]))
                 self._warn(found, Reason.REVEAL_MISMATCH,
                            f"{_names(strangers)} is in {zones.describe_zone(zone)}, but the game says it is {where}.",

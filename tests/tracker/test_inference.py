@@ -690,3 +690,16 @@ def test_a_stand_in_seen_where_the_claim_of_its_mountain_takes_it_is_the_card_it
     assert table.events()[-1].event == Claim(0, parse_color("O"), card("O01"))
     game = table.tracker.game
     assert game is not None and game.river(0) == cards("O01") and game.hidden[mountain_zone(0)] == 0
+
+
+def test_cup_cards_laid_out_where_the_game_has_them_elsewhere_give_one_warning() -> None:
+    # The game is over. The game has R03, K03 in p1's cup and O03, P03 in p2's: the cups it counted are off.
+    # p1 lays out O03, then P03 over it: one problem (the cups), one warning, not one per card laid out.
+    position = Position(cups=(cards("R03", "K03"), cards("O03", "P03")), cup_sizes=(2, 2),
+                        rivers=(cards("Y01", "R01"), cards("G01")), hands=(0, 0), phase=Phase.OVER, destroying=0,
+                        deck_ran_out=True, end_reason=EndReason.DECK, deck=0)
+    table = _resumed(position, {"Y01": "p1.river.1", "R01": "p1.river.2", "G01": "p2.river.1"})
+    table.put("p1.reveal", "O03").settle()
+    assert [w.cards for w in table.warnings()] == [("O03",)]
+    table.take("O03").put("p1.reveal", "P03").settle()      # laid over O03
+    assert len(table.warnings()) == 1
