@@ -57,6 +57,7 @@ from companion.tracker.explain import (
     Explanation,
     being_grabbed,
     explain,
+    laid_together,
     table_cards,
 )
 from companion.tracker.settle import Settler, View
@@ -233,6 +234,8 @@ class Tracker:
         self.swept_since: float | None = None
         """When the last destruction's claims were done (its fields are swept onto the pile then)."""
         self.destruction_seen: set[str] = set()
+        self.mismatched: set[str] = set()
+        """Cards the reveals showed where the game had them elsewhere (``reveal-mismatch``), this game."""
         self.positions: dict[str, tuple[float, float]] = {}
         """Where each card was last read on the mat (mm)."""
         self.absent_since: dict[str, float] = {}
@@ -318,6 +321,7 @@ class Tracker:
         self.game = None
         self.events.clear()
         self.warnings.clear()
+        self.mismatched.clear()
         self.accepted.clear()
         self.last_zone.clear()
         self.question = None
@@ -519,6 +523,7 @@ class Tracker:
         self.stand_ins.clear()
         self.events.clear()
         self.warnings.clear()
+        self.mismatched.clear()
         self.accepted.clear()
         self.question = None
         self.mat_cleared = False
@@ -557,6 +562,7 @@ class Tracker:
         self.first_player = game.first_player
         self.events = TrackedEvent.history(game, frames)
         self.warnings.clear()
+        self.mismatched.clear()
         self.mat_cleared = False
         self.resumed = True
         self.catching_up = True
@@ -723,8 +729,12 @@ class Tracker:
             self.missing_since.clear()
         elif not destroying and game.destroying is not None:  # a destruction begins: what is in sight now
             mountain = zones.mountain(game.destroying)
+            # A card seen at the last rest but covered by a card laid over it since (the completing play laid
+            # on a tight fan) was not seen in the destruction: it may lie under that card, not be gone.
+            laid_there = [laid for c, z in self.view.cards.items()
+                          if z == mountain and (laid := self.view.laid_at.get(c, -math.inf)) > self.rest_view.time]
             self.destruction_seen = {c for v in (self.rest_view, self.view) for c, z in v.cards.items()
-                                     if z == mountain}
+                                     if z == mountain and not self._covered_by_play(c, laid_there)}
         self.discard_question = self._discard_doubt(event)
         if isinstance(event, Discard):
             self.discarded_at = {name: at for name in (card_name(c) for c in event.cards)
@@ -746,6 +756,12 @@ class Tracker:
         self.last_event_time = self.view.time
         self._residual_seen.clear()
         return tracked
+
+    def _covered_by_play(self, card: str, laid_there: list[float]) -> bool:
+        """``card`` is out of sight now, and went out of sight as a card in ``laid_there`` (lay times) was laid."""
+        vanished = self.vanished_at.get(card)
+        return card not in self.view.cards and vanished is not None and any(
+            -COVERED_BY_S <= vanished - at <= GESTURE_S for at in laid_there)
 
     def _accept_lying_warnings(self, view: View, found: _Pass) -> None:
         """Warned cards still lying there when another play shows: the players played on, so it stands.
@@ -1139,6 +1155,8 @@ class Tracker:
             cards = arrivals[mountain]
             if len(cards) < game.refill_count():
                 return False  # the second card is still on its way
+            if not laid_together([parse_card(c) for c in cards], self.view.laid_at):
+                return False  # not one refill: the search takes it with a card unread once the wait is over
             return self._judge(Refill(game.destroying, tuple(parse_card(c) for c in cards)), mountain, cards, found)
         for zone, cards in arrivals.items():
             return self._judge(self._play_for(zone, cards)[0], zone, cards, found)
@@ -1172,8 +1190,19 @@ class Tracker:
             if ref.kind not in ("reveal", "cup"):
                 continue
             mine = [c for c in cards if zones.expected_zone(game, parse_card(c)) == zones.reveal(ref.player or 0)]
-            strangers = [c for c in cards if c not in mine]
+            strangers = [c for c in cards if c not in mine and c not in self.mismatched]
+            if strangers and self.mismatched:
+                # One problem, one warning: the cups the game counted are off, and each cup card laid out
+                # after the first mismatch covers the one before. The open warning names them too.
+                self.mismatched.update(strangers)
+                known = next((w for w in self.warnings if w.reason == Reason.REVEAL_MISMATCH), None)
+                if known is not None:
+                    merged = (*known.cards, *strangers)
+                    self.warnings[self.warnings.index(known)] = replace(
+                        known, cards=merged, fix=warning_text(Reason.REVEAL_MISMATCH, merged).fix)
+                continue
             if strangers:
+                self.mismatched.update(strangers)
                 where = game.describe_location(parse_card(strangers[0]))
                 self._warn(found, Reason.REVEAL_MISMATCH,
                            f"{_names(strangers)} is in {zones.describe_zone(zone)}, but the game says it is {where}.",
@@ -1217,6 +1246,11 @@ class Tracker:
             # Glimpsed counts too: a stand-in dropped onto the squared pile under the next card of a discard.
             zone = view.cards.get(name) or (self.glimpses[name][0] if name in self.glimpses else None)
             if zone is not None and zones.expected_zone(game, standing) != zone:
+                if zone in self._stand_in_reach(standing):
+                    # Seen where the claim of its mountain takes it (a river, the pile): the named card was
+                    # the one lying there after all. It is no stand-in any more; the claim explains it.
+                    self.stand_ins.discard(name)
+                    continue
                 replacement = stand_in(game, COLOR_OF[standing], {*view.cards, *self.glimpses})
                 if replacement is None or not self._exchange(standing, replacement, found, real=False):
                     self.stand_ins.discard(name)  # nothing can stand there instead: the card is judged as it is

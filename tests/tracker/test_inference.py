@@ -650,3 +650,56 @@ def test_a_play_into_a_mountain_just_before_its_completion_is_no_unread_card_of_
     assert [e.event for e in table.events()] == [MountainPlay(1, 1, cards("Y10")), MountainPlay(0, 1, cards("K17"))]
     game = table.tracker.game
     assert game is not None and game.phase is Phase.CLAIM and game.turn == 0 and game.hidden[mountain_zone(1)] == 1
+
+
+def test_a_mountain_card_the_completing_play_covers_is_not_taken_for_claimed() -> None:
+    # p1 completes m1 with P03 laid over K01 (a tight fan): K01 was in sight at the last rest, not since the
+    # destruction began. p2, the first picker, claims red a few seconds later: black stays in the mountain
+    # (under P03), not claimed by p1 unseen in the same look.
+    position = Position(mountains=(cards("R01", "K01"), cards("Y09", "G09")),
+                        fields=((cards("O02"), cards("G02", "Y02")), ((), ())), hands=(6, 6), turn=0)
+    seen = {"R01": ("m1.mountain", (100.0, 200.0)), "K01": ("m1.mountain", (130.0, 194.0)),
+            "Y09": ("m2.mountain", (400.0, 200.0)), "G09": ("m2.mountain", (430.0, 200.0)),
+            "O02": ("m1.field.p1", (100.0, 350.0)), "G02": ("m1.field.p2", (100.0, 50.0)),
+            "Y02": ("m1.field.p2", (130.0, 50.0))}
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    for name, (zone, at) in seen.items():
+        table.put(zone, name, at=at)
+    table.tracker.resume(build(position))
+    table.settle()
+    table.take("K01").hold(0.5)                                   # p1's hand over the mountain...
+    table.put("m1.mountain", "P03", at=(150.0, 197.0)).settle()   # ...lays P03 over K01
+    table.hold(3.5)
+    table.take("R01").put("p2.river.1", "R01", at=(600.0, 50.0)).settle()
+    assert not table.warnings()
+    events = [e.event for e in table.events()]
+    assert events == [MountainPlay(0, 0, cards("P03")), Claim(1, parse_color("R"), card("R01"))]
+    game = table.tracker.game
+    assert game is not None and card("K01") in game.mountain(0) and game.turn == 0
+
+
+def test_a_stand_in_seen_where_the_claim_of_its_mountain_takes_it_is_the_card_itself() -> None:
+    # m1 was completed over O01, nobody read it: the tracker names an unseen orange card for it, O01 by chance.
+    # p1 then claims orange and O01 shows in p1's river, where that claim puts it: it is the card that lay
+    # there, not a card that never was in the mountain (another orange card named instead, O01 warned).
+    table = _m1_completed_over_an_unread_card("O01")
+    table.take("K01").put("p2.river.1", "K01").hold(1.5, unreadable=("O01",))
+    assert table.tracker.stand_ins == {"O01"}
+    table.take("O01").put("p1.river.1", "O01").settle()
+    assert not table.warnings() and not table.tracker.stand_ins
+    assert table.events()[-1].event == Claim(0, parse_color("O"), card("O01"))
+    game = table.tracker.game
+    assert game is not None and game.river(0) == cards("O01") and game.hidden[mountain_zone(0)] == 0
+
+
+def test_cup_cards_laid_out_where_the_game_has_them_elsewhere_give_one_warning() -> None:
+    # The game is over. The game has R03, K03 in p1's cup and O03, P03 in p2's: the cups it counted are off.
+    # p1 lays out O03, then P03 over it: one problem (the cups), one warning, not one per card laid out.
+    position = Position(cups=(cards("R03", "K03"), cards("O03", "P03")), cup_sizes=(2, 2),
+                        rivers=(cards("Y01", "R01"), cards("G01")), hands=(0, 0), phase=Phase.OVER, destroying=0,
+                        deck_ran_out=True, end_reason=EndReason.DECK, deck=0)
+    table = _resumed(position, {"Y01": "p1.river.1", "R01": "p1.river.2", "G01": "p2.river.1"})
+    table.put("p1.reveal", "O03").settle()
+    assert [w.cards for w in table.warnings()] == [("O03",)]
+    table.take("O03").put("p1.reveal", "P03").settle()      # laid over O03
+    assert len(table.warnings()) == 1
