@@ -85,6 +85,19 @@ def test_a_deal_with_a_card_under_the_other_starts_and_the_card_is_read_later() 
     assert not table.events() and not table.warnings()
 
 
+def test_the_first_play_laid_wholly_over_a_dealt_mountain_card_is_a_play_not_a_new_deal() -> None:
+    # Held-out sloppy seed 17 frame 91: p1's K03 laid over P04 in m1 left two cards in each mountain,
+    # one of them new, and was taken for a deal anew: the game started over and p1's turn went to p2.
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0)).start()
+    table.put("m1.mountain", "P05")
+    table.hold(2.0, hidden=("R01",))                       # R01's stickers are under P05
+    game = table.tracker.game
+    assert [e.event for e in table.events()] == [MountainPlay(0, 0, cards("P05"))]
+    assert game is not None and set(game.mountain(0)) == set(cards("R01", "O01", "P05")) and game.turn == 1
+    table.put("discard", "K05").hold(2.0, hidden=("R01",))   # p2 plays on: no warning
+    assert [e.event for e in table.events()][1:] == [Discard(1, cards("K05"))] and not table.warnings()
+
+
 def _m1_completed_over_an_unread_card(hidden: str) -> ScriptedTable:
     """A game dealt with ``hidden`` (orange) unread under R01 in m1; m1 then completed by p1, five colors read."""
     table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
