@@ -649,6 +649,25 @@ def test_a_card_landing_on_the_pile_with_the_swept_fields_is_a_field_card_nobody
     assert found.game.hand_size(1) == 6 and found.game.phase is Phase.REFILL
 
 
+def test_a_field_card_nobody_counted_landing_on_the_pile_with_the_last_claim_is_no_discard() -> None:
+    # Held-out sloppy seed 17 frame 3665: p2's last claim of m2 and the sweep of its fields in one look, and
+    # Y11 (under Y06 in p2's field fan, on no frame before) on the pile with them. The sweep's time and colors
+    # were only known once the last claim was applied, so Y11 was warned as a discard in the refill's place.
+    # Here p1's field held R12 over R11; m2's last claim (yellow, to p2's river) and the sweep come together.
+    game = build(Position(mountains=(cards("R01", "O01"), cards("Y10")),
+                          fields=(((), ()), (cards("R12"), cards("K05"))), rivers=(cards("P05"), ()), hands=(6, 6),
+                          phase=Phase.CLAIM, destroying=1, completer=0, turn=1))
+    table = {"R01": "m1.mountain", "O01": "m1.mountain", "P05": "p1.river.1", "Y10": "p2.river.1",
+             "R12": "discard", "K05": "discard"}
+    for swept_at in (None, 5.0):                          # no destruction before, or the last one long ago
+        evidence = Evidence(table, glimpses={"R11": "discard"}, rest_time=19.0, swept_at=swept_at,
+                            laid_at={"Y10": 20.0, "R12": 21.0, "K05": 21.0, "R11": 21.0})
+        found = explain(game, evidence)
+        assert [type(e) for e in found.events] == [Claim, Correction]
+        assert found.game.location(card("R11")) == DISCARD and found.game.hand_size(0) == 5
+        assert found.game.hand_size(1) == 6 and found.game.phase is Phase.REFILL and found.game.river(1) == cards("Y10")
+
+
 def test_a_play_into_a_mountain_just_before_its_completion_is_no_unread_card_of_it() -> None:
     # m2 holds a card nobody read. Within one settle time p2 builds Y10 in m2, then p1 completes m2 with K17.
     # Before the first claim nothing left the mountain: Y10 was laid, not uncovered there.
