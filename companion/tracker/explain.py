@@ -609,7 +609,16 @@ def _swept_uncounted(game: Game, evidence: Evidence) -> list[Event]:
     """A card landing on the pile with the swept fields, of a color one of them held: a card of that player's
     field play nobody read (under the next card of the fan), which the play never counted: it came from the
     player's hand. Not a discard by the player to move (which only comes after the refill)."""
-    since = evidence.swept_at
+    since, colors = evidence.swept_at, evidence.swept_colors
+    last = _last_event(game)
+    if game.phase is Phase.REFILL and isinstance(last, Claim):
+        # The claims may be done within this look (the last one with the sweep): its fields from before it.
+        before = game.copy()
+        before.pop()
+        done = _when(before, last, evidence)
+        if before.destroying is not None and done is not None and (since is None or since < done):
+            since = done
+            colors = {COLOR_OF[c]: p for p in (0, 1) for c in before.field(before.destroying, p)}
     if since is None or game.phase not in (Phase.CLAIM, Phase.REFILL) or game.destroying is None:
         return []  # the fields are swept before the refill: after it, a card on the pile is a discard
     found: list[Event] = []
@@ -617,7 +626,7 @@ def _swept_uncounted(game: Game, evidence: Evidence) -> list[Event]:
     refilled = [evidence.laid_at[c] for c in laid_in.get(zones.mountain(game.destroying), []) if c in evidence.laid_at]
     for card in laid_in.get(zones.DISCARD_ZONE, []):
         laid = evidence.laid_at.get(card)
-        player = evidence.swept_colors.get(COLOR_OF[parse_card(card)])
+        player = colors.get(COLOR_OF[parse_card(card)])
         if laid is None or player is None or not since - SWEPT_EARLY_S <= laid <= since + SWEEP_S or any(
                 at < laid for at in refilled):
             continue

@@ -446,9 +446,14 @@ class Tracker:
         deal = self._dealt(view)
         if self.game is not None and not self.game.is_over:
             # A game dealt but not yet played: the same deal seen again, or one dealt anew in full.
-            same = deal is not None and all(set(deal[m]) <= {card_name(c) for c in self.game.mountain(m)}
-                                            for m in (0, 1))
+            before = [{card_name(c) for c in self.game.mountain(m)} for m in (0, 1)]
+            same = deal is not None and all(set(deal[m]) <= before[m] for m in (0, 1))
             if deal is None or same or any(len(m) != START_MOUNTAIN for m in deal):
+                return False, False
+            new = sum(c not in before[m] for m in (0, 1) for c in deal[m])
+            if new == 1 and any(c not in deal[m] for m in (0, 1) for c in before[m]):
+                # The first play laid in a mountain wholly over a dealt card: the mountain shows two
+                # cards again, one of them new (a deal anew changes more than one card).
                 return False, False
         pending = self._deal
         if pending is not None:

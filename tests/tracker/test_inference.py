@@ -85,6 +85,19 @@ def test_a_deal_with_a_card_under_the_other_starts_and_the_card_is_read_later() 
     assert not table.events() and not table.warnings()
 
 
+def test_the_first_play_laid_wholly_over_a_dealt_mountain_card_is_a_play_not_a_new_deal() -> None:
+    # Held-out sloppy seed 17 frame 91: p1's K03 laid over P04 in m1 left two cards in each mountain,
+    # one of them new, and was taken for a deal anew: the game started over and p1's turn went to p2.
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0)).start()
+    table.put("m1.mountain", "P05")
+    table.hold(2.0, hidden=("R01",))                       # R01's stickers are under P05
+    game = table.tracker.game
+    assert [e.event for e in table.events()] == [MountainPlay(0, 0, cards("P05"))]
+    assert game is not None and set(game.mountain(0)) == set(cards("R01", "O01", "P05")) and game.turn == 1
+    table.put("discard", "K05").hold(2.0, hidden=("R01",))   # p2 plays on: no warning
+    assert [e.event for e in table.events()][1:] == [Discard(1, cards("K05"))] and not table.warnings()
+
+
 def _m1_completed_over_an_unread_card(hidden: str) -> ScriptedTable:
     """A game dealt with ``hidden`` (orange) unread under R01 in m1; m1 then completed by p1, five colors read."""
     table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
@@ -634,6 +647,25 @@ def test_a_card_landing_on_the_pile_with_the_swept_fields_is_a_field_card_nobody
     assert [type(e) for e in found.events] == [Correction]
     assert found.game.location(card("R11")) == DISCARD and found.game.hand_size(0) == 5
     assert found.game.hand_size(1) == 6 and found.game.phase is Phase.REFILL
+
+
+def test_a_field_card_nobody_counted_landing_on_the_pile_with_the_last_claim_is_no_discard() -> None:
+    # Held-out sloppy seed 17 frame 3665: p2's last claim of m2 and the sweep of its fields in one look, and
+    # Y11 (under Y06 in p2's field fan, on no frame before) on the pile with them. The sweep's time and colors
+    # were only known once the last claim was applied, so Y11 was warned as a discard in the refill's place.
+    # Here p1's field held R12 over R11; m2's last claim (yellow, to p2's river) and the sweep come together.
+    game = build(Position(mountains=(cards("R01", "O01"), cards("Y10")),
+                          fields=(((), ()), (cards("R12"), cards("K05"))), rivers=(cards("P05"), ()), hands=(6, 6),
+                          phase=Phase.CLAIM, destroying=1, completer=0, turn=1))
+    table = {"R01": "m1.mountain", "O01": "m1.mountain", "P05": "p1.river.1", "Y10": "p2.river.1",
+             "R12": "discard", "K05": "discard"}
+    for swept_at in (None, 5.0):                          # no destruction before, or the last one long ago
+        evidence = Evidence(table, glimpses={"R11": "discard"}, rest_time=19.0, swept_at=swept_at,
+                            laid_at={"Y10": 20.0, "R12": 21.0, "K05": 21.0, "R11": 21.0})
+        found = explain(game, evidence)
+        assert [type(e) for e in found.events] == [Claim, Correction]
+        assert found.game.location(card("R11")) == DISCARD and found.game.hand_size(0) == 5
+        assert found.game.hand_size(1) == 6 and found.game.phase is Phase.REFILL and found.game.river(1) == cards("Y10")
 
 
 def test_a_play_into_a_mountain_just_before_its_completion_is_no_unread_card_of_it() -> None:
