@@ -1037,6 +1037,10 @@ class Tracker:
             name = card_name(card)
             if name in self.positions:
                 coverable = self._coverable(view, name)
+            elif name in self.stand_ins:
+                # Known by color only: it lay unread under some card, where in the mountain nobody knows (a
+                # naming puts it on top). Any other card of the mountain in sight may lie over it still.
+                coverable = any(view.cards.get(card_name(c)) == mountain for c in left if c != card)
             else:
                 coverable = any(view.cards.get(card_name(c)) == mountain for c in left[index + 1:])
             if name in self.destruction_seen or not coverable:

@@ -735,3 +735,27 @@ def test_cup_cards_laid_out_where_the_game_has_them_elsewhere_give_one_warning()
     assert [w.cards for w in table.warnings()] == [("O03",)]
     table.take("O03").put("p1.reveal", "P03").settle()      # laid over O03
     assert len(table.warnings()) == 1
+
+
+
+
+def test_a_stand_in_named_in_a_mountain_may_lie_under_any_card_in_sight_there() -> None:
+    # Held-out sloppy seed 19 frame 3306: the completion's unread card, named by its color, is put on top of the
+    # mountain, so nothing "could cover it": once the first claim's second grab changed the view, it counted as
+    # gone and a claim onto the pile was made up for the next picker (every later claim warned).
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
+    table.put("m1.mountain", "R01", "O05").put("m2.mountain", "Y01", "G01")
+    table.hold(4.5, unreadable=("O05",))                   # O05 lies unread under R01 from the deal
+    for zone, name in (("m2.mountain", "K09"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
+                       ("m1.field.p2", "Y02"), ("m1.mountain", "P02"), ("m1.mountain", "K01")):
+        table.put(zone, name).hold(1.5, unreadable=("O05",))
+    # m1 is complete (orange unread): p2 (two field cards to none) claims purple in two grabs.
+    table.take("P02").put("p2.river.1", "P02").hold(1.5, unreadable=("O05",))
+    (named,) = table.tracker.stand_ins
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM and game.turn == 0
+    before = len(table.events())
+    table.take("P01").hold(4.5, unreadable=("O05",))       # the second grab; R01 and K01 lie in sight
+    assert len(table.events()) == before and not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.turn == 0 and game.location(card(named)) == mountain_zone(0)
