@@ -1342,7 +1342,7 @@ class Tracker:
             self.vanished_at[card] = at
             hidden = self.game is None or self.game.location(parse_card(card)) == UNSEEN or card in self.stand_ins
             if card not in self.rest_view.cards and hidden:
-                self.glimpses[card] = (zone, at)
+                self.glimpses[card] = (zone, view.gone_laid_at.get(card, at))  # when laid, not when covered
         for card in [c for c, (_, at) in self.glimpses.items() if c in view.cards or view.time - at > GLIMPSE_KEEP_S]:
             del self.glimpses[card]
 

@@ -39,6 +39,18 @@ def test_a_discard_pile_stacked_card_over_card_counts_the_card_seen_for_a_moment
     assert [e.event for e in table.events()] == [Discard(0, cards("K05", "K06"))]
 
 
+def test_a_discard_glimpsed_on_the_pile_counts_from_when_it_was_laid_not_when_the_next_player_covered_it() -> None:
+    # Held-out sloppy seed 18, frame 5790: p1 drops two reds card over card, p2 drops a black one squarely on them
+    # before the table rests. The second red, covered the instant the black one lands, was laid 0.9 s before it:
+    # the two are two players' discards, not one hand laying two colors at once.
+    table = ScriptedTable().start()
+    table.put("discard", "R05").hold(0.2)
+    table.take("R05").put("discard", "R06").hold(0.9)
+    table.take("R06").put("discard", "K01").settle()
+    assert [e.event for e in table.events()] == [Discard(0, cards("R05", "R06")), Discard(1, cards("K01"))]
+    assert not table.warnings()
+
+
 def test_a_claim_taken_in_two_grabs_shows_by_its_river_card_and_takes_the_rest_of_its_color() -> None:
     table = ScriptedTable().start(m1=("R01", "R02"))
     for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
