@@ -59,6 +59,9 @@ class View:
     """For cards of ``gone``: when each was laid where it was last read (its last read is when it was
     covered, not laid: a card glimpsed on the pile and covered by the next player's discard was laid well
     before that discard, not at the same instant)."""
+    passed: Mapping[str, tuple[str, float]] = field(default_factory=dict)
+    """Cards in view that lay in another zone since the previous settled view, read there for a moment: that
+    zone, and when the card was laid there (a card laid into a mountain and at once claimed onto the pile)."""
 
     def __str__(self) -> str:
         cards = " ".join(f"{card}@{zone}" for card, zone in sorted(self.cards.items()))
@@ -136,7 +139,9 @@ class Settler:
                     MappingProxyType(dict(self.laid)),
                     MappingProxyType({c: g for c, g in self.gone.items() if c not in self.zones}),
                     frozenset(c for c in self.shaken if c in self.zones),
-                    MappingProxyType({c: at for c, at in self.gone_laid.items() if c not in self.zones}))
+                    MappingProxyType({c: at for c, at in self.gone_laid.items() if c not in self.zones}),
+                    MappingProxyType({c: (zone, self.gone_laid.get(c, at)) for c, (zone, at) in self.gone.items()
+                                      if self.zones.get(c, zone) != zone}))
 
     @property
     def is_settled(self) -> bool:

@@ -623,6 +623,23 @@ def test_a_discard_is_read_again_as_a_claim_onto_the_pile_when_an_unnoticed_dest
     assert found.game.location(card("K09")) == DISCARD and found.game.deck_size == deck   # nobody drew for it
 
 
+def test_a_card_laid_into_a_mountain_and_at_once_claimed_onto_the_pile_is_a_completion_not_a_discard() -> None:
+    # Held-out sloppy seed 18, frame 5900: p2's P04 completed m1, read in its mountain for half a second, and p1,
+    # whose field of m1 is empty, claimed it straight onto the pile before the table rested. The card from a hand
+    # on the pile is no discard: it passed through the mountain.
+    position = Position(mountains=(cards("R01", "Y01", "O01", "G01", "K01"), cards("Y09", "G09")),
+                        rivers=(cards("R05"), cards("O05")), hands=(5, 5), turn=0)
+    seen = {"R01": "m1.mountain", "Y01": "m1.mountain", "O01": "m1.mountain", "G01": "m1.mountain",
+            "K01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain", "R05": "p1.river.1",
+            "O05": "p2.river.1"}
+    table = _resumed(position, seen)
+    table.put("m1.mountain", "P05").hold(0.5)           # p1 completes m1...
+    table.take("P05").hold(0.5)                         # ...p2 grabs the purple card...
+    table.put("discard", "P05").settle()                # ...onto the pile (p2's field of m1 is empty)
+    assert [e.event for e in table.events()] == [MountainPlay(0, 0, cards("P05")), Claim(1, parse_color("P"))]
+    assert not table.warnings()
+
+
 def test_a_claim_whose_river_card_never_showed_is_given_up_for_the_other_players() -> None:
     # m2 is being destroyed, p1 picks. Green (under the fan since before the completion) went into p1's cup
     # unseen; then p2 took yellow into the cup, p2's river holding yellow. The tracker had given yellow to p1,
