@@ -170,8 +170,9 @@ def misfit(game: Game, evidence: Evidence, played: Mapping[str, str] | None = No
             continue
         cost += STRONG
     for card, zone in evidence.glimpses.items():
-        if zones.expected_zone(game, parse_card(card)) != zone:
-            cost += GLIMPSE
+        if zones.expected_zone(game, parse_card(card)) != zone and not (card in evidence.seen and
+                                                                        played.get(card) == zone):
+            cost += GLIMPSE  # unless it passed through there: read in a mountain it was laid in, seen elsewhere now
     for placed, zone in table_cards(game):
         name = card_name(placed)
         if name not in evidence.seen and evidence.glimpses.get(name) != zone:
@@ -400,8 +401,12 @@ def _last_event(game: Game) -> Event | None:
 
 def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
     """Where the event's cards were seen laid."""
-    names = (card_name(c) for c in getattr(event, "cards", ()) or ())
-    return {name: evidence.seen[name] for name in names if name in evidence.seen}
+    names = [card_name(c) for c in getattr(event, "cards", ()) or ()]
+    laid = {name: evidence.seen[name] for name in names if name in evidence.seen}
+    if isinstance(event, MountainPlay):  # read in the mountain for a moment, on the pile now: it was laid there
+        mountain = zones.mountain(event.mandala)
+        laid.update((name, mountain) for name in names if name in laid and evidence.glimpses.get(name) == mountain)
+    return laid
 
 
 def _event_cost(state: Game, event: Event, evidence: Evidence, before: tuple[Event, ...] = ()) -> float:

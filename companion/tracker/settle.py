@@ -55,6 +55,13 @@ class View:
     shaken: frozenset[str] = frozenset()
     """Cards in view first read where they lie just after a bumped table's smeared (or blind) frames: a bump
     shifts cards, so a sticker under another may come into sight with no hand laying anything."""
+    gone_laid_at: Mapping[str, float] = field(default_factory=dict)
+    """For cards of ``gone``: when each was laid where it was last read (its last read is when it was
+    covered, not laid: a card glimpsed on the pile and covered by the next player's discard was laid well
+    before that discard, not at the same instant)."""
+    passed: Mapping[str, tuple[str, float]] = field(default_factory=dict)
+    """Cards in view that lay in another zone since the previous settled view, read there for a moment: that
+    zone, and when the card was laid there (a card laid into a mountain and at once claimed onto the pile)."""
 
     def __str__(self) -> str:
         cards = " ".join(f"{card}@{zone}" for card, zone in sorted(self.cards.items()))
@@ -81,6 +88,8 @@ class Settler:
         self.laid: dict[str, float] = {}
         self.gone: dict[str, tuple[str, float]] = {}
         """Cards forgotten since the last report, with their zone and last read."""
+        self.gone_laid: dict[str, float] = {}
+        """When each card of ``gone`` had been laid there."""
         self.positions: dict[str, tuple[float, float]] = {}
         self._covered: dict[str, tuple[str, float]] = {}
         self._laid_before: dict[str, float] = {}
@@ -117,7 +126,7 @@ class Settler:
         if not self.reported and self.changed_at is not None and now - self.changed_at >= self.settle_s:
             self.reported = True
             view = self.view(now)
-            self.gone = {}
+            self.gone, self.gone_laid = {}, {}
             for card in [c for c, (_, at) in self._covered.items() if now - at > COVER_MEMORY_S]:
                 del self._covered[card]
                 self._laid_before.pop(card, None)
@@ -129,7 +138,10 @@ class Settler:
                     MappingProxyType({c: p for c, p in self.positions.items() if c in self.zones}),
                     MappingProxyType(dict(self.laid)),
                     MappingProxyType({c: g for c, g in self.gone.items() if c not in self.zones}),
-                    frozenset(c for c in self.shaken if c in self.zones))
+                    frozenset(c for c in self.shaken if c in self.zones),
+                    MappingProxyType({c: at for c, at in self.gone_laid.items() if c not in self.zones}),
+                    MappingProxyType({c: (zone, self.gone_laid.get(c, at)) for c, (zone, at) in self.gone.items()
+                                      if self.zones.get(c, zone) != zone}))
 
     @property
     def is_settled(self) -> bool:
@@ -192,4 +204,5 @@ class Settler:
                 self._covered[card] = (zone, seen)
                 if laid is not None:
                     self._laid_before[card] = laid
+                    self.gone_laid[card] = laid
         return bool(gone)

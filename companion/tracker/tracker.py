@@ -615,6 +615,12 @@ class Tracker:
                     if card not in view.cards and card not in quarantined and game.location(parse_card(card)) == UNSEEN}
         laid = {card: at for card, at in view.laid_at.items() if at > self.sight_since + GESTURE_S}
         laid.update((card, at) for card, (_, at) in self.glimpses.items() if card in glimpses)
+        # A card from a hand read in a mountain for a moment, then on the pile: laid there, then claimed onto it.
+        for card, (zone, at) in view.passed.items():
+            if view.cards.get(card) == zones.DISCARD_ZONE and zones.parse_zone(zone).kind == "mountain" \
+                    and card not in quarantined and game.location(parse_card(card)) == UNSEEN:
+                glimpses[card] = zone
+                laid[card] = at
         uncovered = frozenset(card_name(c) for c, _ in table_cards(game)
                               if card_name(c) not in view.cards and not self._coverable(view, card_name(c)))
         # Cards lying where the game has them may stay there a while after the rules move them on.
@@ -1346,7 +1352,7 @@ class Tracker:
             self.vanished_at[card] = at
             hidden = self.game is None or self.game.location(parse_card(card)) == UNSEEN or card in self.stand_ins
             if card not in self.rest_view.cards and hidden:
-                self.glimpses[card] = (zone, at)
+                self.glimpses[card] = (zone, view.gone_laid_at.get(card, at))  # when laid, not when covered
         for card in [c for c, (_, at) in self.glimpses.items() if c in view.cards or view.time - at > GLIMPSE_KEEP_S]:
             del self.glimpses[card]
 

@@ -39,6 +39,18 @@ def test_a_discard_pile_stacked_card_over_card_counts_the_card_seen_for_a_moment
     assert [e.event for e in table.events()] == [Discard(0, cards("K05", "K06"))]
 
 
+def test_a_discard_glimpsed_on_the_pile_counts_from_when_it_was_laid_not_when_the_next_player_covered_it() -> None:
+    # Held-out sloppy seed 18, frame 5790: p1 drops two reds card over card, p2 drops a black one squarely on them
+    # before the table rests. The second red, covered the instant the black one lands, was laid 0.9 s before it:
+    # the two are two players' discards, not one hand laying two colors at once.
+    table = ScriptedTable().start()
+    table.put("discard", "R05").hold(0.2)
+    table.take("R05").put("discard", "R06").hold(0.9)
+    table.take("R06").put("discard", "K01").settle()
+    assert [e.event for e in table.events()] == [Discard(0, cards("R05", "R06")), Discard(1, cards("K01"))]
+    assert not table.warnings()
+
+
 def test_a_claim_taken_in_two_grabs_shows_by_its_river_card_and_takes_the_rest_of_its_color() -> None:
     table = ScriptedTable().start(m1=("R01", "R02"))
     for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
@@ -609,6 +621,23 @@ def test_a_discard_is_read_again_as_a_claim_onto_the_pile_when_an_unnoticed_dest
     assert list(found.events[1:]) == [Claim(0, parse_color("P")), Claim(1, parse_color("K")),
                                       Claim(0, parse_color("G")), Claim(1, parse_color("O"))]
     assert found.game.location(card("K09")) == DISCARD and found.game.deck_size == deck   # nobody drew for it
+
+
+def test_a_card_laid_into_a_mountain_and_at_once_claimed_onto_the_pile_is_a_completion_not_a_discard() -> None:
+    # Held-out sloppy seed 18, frame 5900: p2's P04 completed m1, read in its mountain for half a second, and p1,
+    # whose field of m1 is empty, claimed it straight onto the pile before the table rested. The card from a hand
+    # on the pile is no discard: it passed through the mountain.
+    position = Position(mountains=(cards("R01", "Y01", "O01", "G01", "K01"), cards("Y09", "G09")),
+                        rivers=(cards("R05"), cards("O05")), hands=(5, 5), turn=0)
+    seen = {"R01": "m1.mountain", "Y01": "m1.mountain", "O01": "m1.mountain", "G01": "m1.mountain",
+            "K01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain", "R05": "p1.river.1",
+            "O05": "p2.river.1"}
+    table = _resumed(position, seen)
+    table.put("m1.mountain", "P05").hold(0.5)           # p1 completes m1...
+    table.take("P05").hold(0.5)                         # ...p2 grabs the purple card...
+    table.put("discard", "P05").settle()                # ...onto the pile (p2's field of m1 is empty)
+    assert [e.event for e in table.events()] == [MountainPlay(0, 0, cards("P05")), Claim(1, parse_color("P"))]
+    assert not table.warnings()
 
 
 def test_a_claim_whose_river_card_never_showed_is_given_up_for_the_other_players() -> None:
