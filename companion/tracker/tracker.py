@@ -40,7 +40,7 @@ from companion.engine import (
     Resync,
     Reveal,
 )
-from companion.engine.cards import CARDS, COLOR_OF, card_name, color_name, parse_card
+from companion.engine.cards import CARDS, COLOR_OF, COLORS, card_name, color_name, colors_in, parse_card
 from companion.engine.game import CUPS, DISCARD, UNSEEN, field_zone, mountain_zone
 from companion.engine.mountains.events import DiscardCards, DrawCards, MountainsEvent, PlayCard, StartCard
 from companion.engine.position import Position, build
@@ -639,14 +639,30 @@ class Tracker:
                        -COVERED_BY_S <= self.vanished_at[name] - at <= GESTURE_S
                        for at in laid_by_zone.get(last_claim.get(name) or zones.expected_zone(game, parse_card(name))
                                                   or "", ()))}
+        long_out = frozenset(c for c, at in left_at.items() if view.time - at >= self.claim_confirm_s)
+        # A mandala with five colors read and an unread mountain card, whose mountain cards were taken long ago
+        # (nothing laid over them): claims of a destruction nobody noticed, the sixth color unread. When the last
+        # of its read cards leaves, the first laid (the unread card of a deal or refill lies under it), and a card
+        # shows there the moment it goes, it was grabbed, not covered (a hand laying a card over it hides it
+        # first): what shows lay under it.
+        taken_from = {zones.expected_zone(game, parse_card(c)) for c in long_out}
+        grabbed = {z for c, z in self.rest_view.cards.items() if z in taken_from and c not in view.cards
+                   and any(where == z and other not in self.rest_view.cards
+                           and 0.0 <= view.laid_at.get(other, -math.inf) - self.vanished_at.get(c, math.inf)
+                           <= UNCOVERED_S for other, where in view.cards.items())
+                   and (ref := zones.parse_zone(z)).kind == "mountain" and ref.mandala is not None
+                   and game.hidden[mountain_zone(ref.mandala)]
+                   and not any(card_name(m) in view.cards for m in game.mountain(ref.mandala))
+                   and card_name(game.mountain(ref.mandala)[0]) == c
+                   and len(colors_in(game.mandala_colors(ref.mandala))) == len(COLORS) - 1}
         return Evidence(seen, glimpses, laid, stale, gone,
                         unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time,
                         uncovering=frozenset(z for c, z in self.rest_view.cards.items()
                                              if zones.parse_zone(z).kind == "mountain"
-                                             and view.cards.get(c, z) != z),  # moved out, not covered
+                                             and view.cards.get(c, z) != z) | grabbed,  # moved out, not covered
                         uncovered=uncovered, swept_since=self.swept_since, left_at=left_at,
                         swept_at=self.swept_at, swept_colors=self.swept_colors,
-                        long_out=frozenset(c for c, at in left_at.items() if view.time - at >= self.claim_confirm_s),
+                        long_out=long_out,
                         shaken=view.shaken, discarded_at=self.discarded_at,
                         left_alone=frozenset(c for c in uncovered if c in left_at and not any(
                             other != c and abs(at - left_at[c]) <= TOGETHER_S for other, at in left_at.items())))
@@ -1383,6 +1399,8 @@ class Tracker:
 COVERED_BY_S = 1.5
 """A card that went out of sight this shortly before another was laid in its zone (the hand laying it first) was
 covered by it, not taken away."""
+UNCOVERED_S = 0.15
+"""A card read where another went out of sight this soon after (a frame or two) was under it, lifted off it."""
 TOGETHER_S = 1.5
 """Cards that went out of sight this close together went together (under one hand)."""
 LONG_ABSENCE_S = 10.0

@@ -788,3 +788,27 @@ def test_a_stand_in_named_in_a_mountain_may_lie_under_any_card_in_sight_there() 
     assert len(table.events()) == before and not table.warnings()
     game = table.tracker.game
     assert game is not None and game.turn == 0 and game.location(card(named)) == mountain_zone(0)
+
+
+def test_a_card_grabbed_off_an_unread_card_of_an_unnoticed_destruction_uncovers_it_not_a_play() -> None:
+    # Held-out sloppy seed 12 frame 4255: m2's sixth color lay unread (K06 under O18), so its completion went
+    # unnoticed; its cards were claimed into cups, out of sight. The grab of O18 uncovered K06, taken for a
+    # new play. Here O01 lies unread under R01 in m1, K01 completes m1 unnoticed, P01 and K01 go to cups.
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
+    table.hold(4.5, hidden=("O01",))
+    for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
+                       ("m2.mountain", "K09"), ("m1.mountain", "K01")):
+        table.put(zone, name).hold(1.5, hidden=("O01",))
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.PLAY and game.hidden[mountain_zone(0)] == 1
+    table.take("P01").hold(2.0, hidden=("O01",))
+    table.take("K01").hold(4.0, hidden=("O01",))            # claims into cups: out of sight for good
+    table.take("R01").hold(0.1)                              # the next grab lifts R01: O01 shows
+    table.settle()
+    events = [e.event for e in table.events()]
+    assert not any(isinstance(e, MountainPlay) and e.cards == cards("O01") for e in events)
+    assert isinstance(events[-1], Resync) and not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM and game.destroying == 0 and game.completer == 0
+    assert card("O01") in game.mountain(0) and game.hidden[mountain_zone(0)] == 0
