@@ -24,8 +24,7 @@ was away is the same search, allowed to go deeper.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from itertools import combinations
@@ -876,25 +875,8 @@ def _refills(game: Game, evidence: Evidence) -> list[Event]:
     laid = arrivals(game, evidence).get(zones.mountain(mandala), [])
     need = game.refill_count()
     ids = [parse_card(c) for c in laid]
-    pairs = [pair for pair in combinations(ids, need) if laid_together(pair, evidence.laid_at)]
-    if pairs:
-        return [Refill(mandala, pair) for pair in pairs[:6]]
-    if ids and len(ids) >= need:
-        # No cards laid together: a refill is laid in one go, so the first laid lie over one nobody read and
-        # the later ones are a play made at once after it.
-        first = min(evidence.laid_at.get(card_name(c), -math.inf) for c in ids)
-        ids = [c for c in ids if evidence.laid_at.get(card_name(c), -math.inf) - first <= REFILL_TOGETHER_S][:need - 1]
+    if len(ids) >= need:
+        return [Refill(mandala, pair) for pair in list(combinations(ids, need))[:6]]
     if ids and evidence.unseen_refill:
         return [Refill(mandala, tuple(ids), unseen=need - len(ids))]
     return []
-
-
-REFILL_TOGETHER_S = 0.7
-"""The cards of a refill are laid in one go (one hand, one gesture): laid further apart than this, they are not
-one refill (a refill card covered at once by the next, and a play made just after it)."""
-
-
-def laid_together(cards: Sequence[Card], laid: Mapping[str, float]) -> bool:
-    """``cards`` were laid within :data:`REFILL_TOGETHER_S` of each other (cards of unknown lay time count as so)."""
-    times = [laid[card_name(c)] for c in cards if card_name(c) in laid]
-    return not times or max(times) - min(times) <= REFILL_TOGETHER_S

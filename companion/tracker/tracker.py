@@ -57,7 +57,6 @@ from companion.tracker.explain import (
     Explanation,
     being_grabbed,
     explain,
-    laid_together,
     table_cards,
 )
 from companion.tracker.settle import Settler, View
@@ -1186,8 +1185,6 @@ class Tracker:
             cards = arrivals[mountain]
             if len(cards) < game.refill_count():
                 return False  # the second card is still on its way
-            if not laid_together([parse_card(c) for c in cards], self.view.laid_at):
-                return False  # not one refill: the search takes it with a card unread once the wait is over
             return self._judge(Refill(game.destroying, tuple(parse_card(c) for c in cards)), mountain, cards, found)
         for zone, cards in arrivals.items():
             return self._judge(self._play_for(zone, cards)[0], zone, cards, found)

@@ -195,20 +195,6 @@ def test_whole_destruction_then_refill_and_the_opponent_plays() -> None:
     assert game.phase is Phase.PLAY and game.turn == 1 and not table.warnings()
 
 
-def test_a_refill_card_covered_at_once_and_a_play_just_after_are_no_two_card_refill() -> None:
-    # The refill is laid in one go, G06 under G05 (on no frame); 1.4 s later p2 builds Y05 in the same mountain.
-    # Cards laid that far apart are not one refill: the refill is G05 with a card unread, Y05 p2's play.
-    table = destruction_table()
-    for name, space in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2"), ("K01", "p2.river.2")):
-        table.take(name).put(space, name).settle()
-    table.take("Y02", "Y03", "Y04", "G02").put("discard", "Y02", "Y03", "Y04", "G02").settle()
-    table.put("m1.mountain", "G05").hold(1.4)
-    table.put("m1.mountain", "Y05").hold(4.0)
-    assert not table.warnings()
-    assert [e.event for e in table.events()][-2:] == [Refill(0, (card("G05"),), unseen=1),
-                                                      MountainPlay(1, 0, (card("Y05"),))]
-
-
 def test_claim_into_the_cup_waits_while_the_whole_mountain_is_out_of_sight() -> None:
     table = destruction_table()
     before = len(table.events())
