@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.frames import Thumbnails
+from companion.vision.frames import Thumbnails, thumbnail
 from companion.vision.observation import Region
 
 # Grey-level step between neighbouring modules that counts as an edge. Low
@@ -74,10 +74,7 @@ def find_candidates(frame: np.ndarray, region: Region, scale: StickerScale, *, t
     if thumbs is not None:
         whole = (x0, y0, x1, y1) == (0, 0, width, height)
         shared = thumbs.at(step) if whole else thumbs.view(step, x0, y0, x1, y1)
-    if shared is None:
-        view = frame[y0:y1:step, x0:x1:step]
-        shared = view[:, :, min(1, view.shape[2] - 1)] if view.ndim == 3 else view
-    small = np.ascontiguousarray(shared)
+    small = np.ascontiguousarray(shared) if shared is not None else thumbnail(frame[y0:y1, x0:x1], step)
     kernel = np.ones((3, 3), np.uint8)
     gradient = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, kernel)
     edges = cv2.threshold(gradient, EDGE_THRESHOLD, 255, cv2.THRESH_BINARY)[1]

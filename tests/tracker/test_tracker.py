@@ -195,6 +195,19 @@ def test_whole_destruction_then_refill_and_the_opponent_plays() -> None:
     assert game.phase is Phase.PLAY and game.turn == 1 and not table.warnings()
 
 
+def test_a_refill_laid_card_by_card_slowly_is_one_refill() -> None:
+    # A player deals the refill from the deck one card at a time, a second apart, then takes the hand away:
+    # both cards read, nothing unread, so the two are the refill, however slowly laid.
+    table = destruction_table()
+    for name, space in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2"), ("K01", "p2.river.2")):
+        table.take(name).put(space, name).settle()
+    table.take("Y02", "Y03", "Y04", "G02").put("discard", "Y02", "Y03", "Y04", "G02").settle()
+    table.put("m1.mountain", "G05").hold(1.0)
+    table.put("m1.mountain", "G06").hold(4.0)
+    assert not table.warnings()
+    assert [e.event for e in table.events()][-1] == Refill(0, (card("G05"), card("G06")))
+
+
 def test_claim_into_the_cup_waits_while_the_whole_mountain_is_out_of_sight() -> None:
     table = destruction_table()
     before = len(table.events())
