@@ -34,8 +34,10 @@ class ScriptedTable:
         return self
 
     def hold(self, seconds: float, hidden: tuple[str, ...] = (), board: bool = True,
-             duplicates: tuple[str, ...] = (), unreadable: tuple[str, ...] = ()) -> list[Update]:
+             duplicates: tuple[str, ...] = (), unreadable: tuple[str, ...] = (), smeared: bool = False) -> list[Update]:
         """Show the table as it is for ``seconds``.
+
+        ``smeared``: vision calls the frames smeared (a bumped table), reading nothing in them.
 
         ``hidden`` cards are covered (a hand, a card): uncovering them changes
         their pixels. ``unreadable`` ones lie still in sight but do not read
@@ -46,10 +48,10 @@ class ScriptedTable:
             for card in hidden:
                 self.still_since[card] = self.frame + 1
             observation = FrameObservation(
-                BoardStatus(board, (0, 1, 2, 3)),
+                BoardStatus(board, (0, 1, 2, 3), smeared=smeared),
                 tuple(CardObservation(card, at, zone, 1.0, self.frame - self.still_since.get(card, 0))
                       for card, (zone, at) in sorted(self.cards.items())
-                      if card not in hidden and card not in unreadable)
+                      if card not in hidden and card not in unreadable and not smeared)
                 + tuple(CardObservation(card, (1.0, 1.0), "discard", 1.0) for card in duplicates),
                 duplicates=duplicates,
                 unread=dict(self.unread),

@@ -590,7 +590,7 @@ def test_a_card_a_bump_shakes_into_sight_in_a_mountain_is_read_there_not_played(
     table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
     table.hold(4.5, unreadable=("O01",))
     table.put("m2.field.p1", "K01").hold(1.5, unreadable=("O01",))
-    table.hold(0.3, board=False, unreadable=("O01",))                  # the bump: the board lost for a moment
+    table.hold(0.3, smeared=True)                                      # the bump: frames smeared
     table.settle()                                                      # O01 reads at once afterwards
     assert not table.warnings()
     events = [e.event for e in table.events()]
