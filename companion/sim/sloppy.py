@@ -19,6 +19,9 @@ tracker is tried on tables its own simulator did not shape. These players:
   than the companion's settle time in between;
 - sweep a destroyed mandala's fields onto the discard pile in one or two
   grabs, dropped as a stack;
+- refill an emptied mountain with both cards in one go, or deal them from
+  the deck one at a time, the first card sometimes lying alone for longer
+  than a settle time before the second comes;
 - rest a hand over the mat longer than a settle time, now and then;
 - play quickly: sometimes the next player moves before the table has been
   still for a settle time;
@@ -103,6 +106,10 @@ class Habits:
     bump_shift_mm: float = 1.5
     inject_p: float = 0.06
     injected_s: Range = (2.2, 3.5)
+    deal_one_by_one_p: float = 0.4
+    """Chance that a refill's cards are dealt one at a time, the hand going back to the deck in between."""
+    deal_pause_s: Range = (0.4, 2.6)
+    """How long the first refill card lies alone while the dealer takes the next one."""
 
 
 @dataclass
@@ -296,10 +303,14 @@ class _Mat:
 class _SloppyWriter:
     """Walks through the game's events, laying each the way these players do."""
 
-    def __init__(self, game: Game, layout: Layout, rng: random.Random, habits: Habits) -> None:
+    def __init__(self, game: Game, layout: Layout, rng: random.Random, habits: Habits,
+                 variety: random.Random | None = None) -> None:
         self.final = game
         self.layout = layout
         self.rng = rng
+        self.variety = variety or random.Random(0)
+        """Draws for habits added later (the refill dealt card by card), kept apart from :attr:`rng` so
+        that adding one leaves the rest of every seed's game laid as before."""
         self.habits = habits
         self.mat = _Mat(layout, rng, habits)
         self.game = Game.from_snapshot(game.base)
@@ -342,16 +353,17 @@ class _SloppyWriter:
               blur_mm: float = 0.0, blur_deg: float = 0.0) -> None:
         self.shots.append(Shot(self.mat.snapshot(), hand, seconds, note, blur_mm, blur_deg))
 
-    def _arm(self, player: int, zone: str, back_mm: float = 0.0) -> tuple[Point, ...]:
+    def _arm(self, player: int, zone: str, back_mm: float = 0.0,
+             rng: random.Random | None = None) -> tuple[Point, ...]:
         """An arm from the player's edge to over ``zone``; ``back_mm`` pulls the hand back toward the player."""
-        width, height = self.layout.size_mm
+        rng = rng or self.rng
+        height = self.layout.size_mm[1]
         tip_x, tip_y = self.layout.zone_center(zone)
-        tip_x += self.rng.uniform(-25.0, 25.0)
+        tip_x += rng.uniform(-25.0, 25.0)
         edge = height + 150.0 if player == 0 else -150.0
         tip_y += back_mm if player == 0 else -back_mm
-        start = (tip_x + self.rng.uniform(-90.0, 90.0), edge)
-        del width
-        return arm_polygon(start, (tip_x, tip_y), self.rng.uniform(65.0, 95.0))
+        start = (tip_x + rng.uniform(-90.0, 90.0), edge)
+        return arm_polygon(start, (tip_x, tip_y), rng.uniform(65.0, 95.0))
 
     def _reach(self, player: int, zone: str, note: str) -> tuple[Point, ...]:
         arm = self._arm(player, zone)
@@ -401,15 +413,26 @@ class _SloppyWriter:
         elif isinstance(event, Claim):
             done = self._claim(event, before)
         elif isinstance(event, Refill):
-            zone = zones.mountain(event.mandala)
-            player = before.turn
-            arm = self._reach(player, zone, str(event))
-            for card in event.cards:
-                self.mat.fan(card_name(card), zone, player)
-            self._placed(arm, str(event))
+            self._refill(event, before.turn)
             done = self.now
         self._pick_up_reshuffled()
         return done
+
+    def _refill(self, event: Refill, player: int) -> None:
+        """The player whose turn comes next deals the refill from the deck: both cards in one go, or one
+        at a time, going back to the deck for the second while the first lies alone in the mountain."""
+        zone, note = zones.mountain(event.mandala), str(event)
+        one_by_one = len(event.cards) > 1 and self.variety.random() < self.habits.deal_one_by_one_p
+        arm = self._reach(player, zone, note)
+        for index, card in enumerate(event.cards):
+            self.mat.fan(card_name(card), zone, player)
+            if one_by_one and index < len(event.cards) - 1:
+                self._hold(arm, self.variety.uniform(*self.habits.place_s), note)
+                deck = self._arm(player, zones.DECK_ZONE, rng=self.variety)
+                self._hold(deck, self.variety.uniform(*self.habits.deal_pause_s), f"{note}: next card")
+                arm = self._arm(player, zone, rng=self.variety)
+                self._hold(arm, self.variety.uniform(*self.habits.reach_s), note)
+        self._placed(arm, note)
 
     def _fan_key(self, player: int, card: Card) -> str:
         return str(color_of(card)) if self.color_fans[player] else ""
@@ -553,7 +576,7 @@ def script_sloppy_game(game: Game, layout: Layout, seed: int = 0, habits: Habits
     """The shots of a whole finished game as these players would lay it."""
     if not game.is_over:
         raise ValueError("script_sloppy_game needs a finished game")
-    return _SloppyWriter(game, layout, random.Random(seed), habits).write()
+    return _SloppyWriter(game, layout, random.Random(seed), habits, random.Random(f"sloppy variety {seed}")).write()
 
 
 def _box(layout: Layout, zone: str) -> tuple[float, float, float, float]:

@@ -7,11 +7,13 @@ ideal camera and the tracker takes a few seconds.
 
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import replace
 
 import pytest
 
-from companion.engine import Game, Phase, card_name, parse_card, play_random_game
+from companion.engine import Game, Phase, Refill, card_name, parse_card, play_random_game
 from companion.engine.game import CUPS
 from companion.sim.scene import scene_truth
 from companion.sim.script import GameScript, script_observations
@@ -168,3 +170,26 @@ def test_each_event_is_dated_when_the_table_shows_it_done(game: Game, script: Ga
         if event.__class__.__name__ == "MountainPlay":
             shot = script.shots[starts.index(at)]
             assert shot.hand is None and card_name(event.cards[0]) in {c.card_id for c in shot.cards}
+
+
+def test_a_refill_is_dealt_in_one_go_or_card_by_card_with_the_first_card_alone(game: Game, layout: Layout) -> None:
+    """Dealt one at a time, the first refill card lies alone while the hand is back at the deck; the rest
+    of the game is laid exactly as when both cards come in one go (the habit draws from its own stream)."""
+    refills = [str(e) for e, _ in game.stack if isinstance(e, Refill) and len(e.cards) == 2]
+    assert refills, "the module's game needs a two-card refill"
+    at_once = script_sloppy_game(game, layout, seed=7, habits=replace(EAGER, deal_one_by_one_p=0.0))
+    by_one = script_sloppy_game(game, layout, seed=7, habits=replace(EAGER, deal_one_by_one_p=1.0))
+    assert not any(shot.note.endswith(": next card") for shot in at_once.shots)
+    waits = [i for i, shot in enumerate(by_one.shots) if shot.note.endswith(": next card")]
+    assert len(waits) == len(refills)
+    for index in waits:
+        shot, note = by_one.shots[index], by_one.shots[index].note.removesuffix(": next card")
+        cards = [parse_card(name) for name in json.loads(note)["cards"]]
+        on_mat = {card.card_id for card in shot.cards}
+        assert [card_name(c) in on_mat for c in cards] == [True, False], note
+        assert shot.hand is not None  # back at the deck for the next card
+    # Only the dealing shots were added (the first card placed, the wait, the reach back with the
+    # second): everything else is the same game, laid the same way (only the second card's hand differs).
+    extra = {i + k for i in waits for k in (-1, 0, 1)}
+    laid = [(s.cards, s.seconds, s.note) for i, s in enumerate(by_one.shots) if i not in extra]
+    assert laid == [(s.cards, s.seconds, s.note) for s in at_once.shots]
