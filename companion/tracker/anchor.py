@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from companion.engine import EndReason, Game, Phase
-from companion.engine.cards import ALL_COLORS_MASK, COLOR_OF, Card, parse_card
+from companion.engine.cards import ALL_COLORS_MASK, COLOR_OF, Card, card_name, parse_card
 from companion.engine.game import DISCARD, UNSEEN
 from companion.engine.position import Position, build, position_of
 from companion.engine.rules import MANDALA
@@ -226,6 +226,33 @@ def with_cup_cards(game: Game, player: int, cards: list[Card]) -> Game:
     deck = (position.deck or 0) - max(0, len(cards) - spare)
     return build(replace(position, cups=(tuple(cups[0]), tuple(cups[1])), cup_sizes=(sizes[0], sizes[1]),
                          deck=deck))
+
+
+def with_card_in_cup(game: Game, player: int, card: Card) -> Game:
+    """The game with ``card`` in ``player``'s cup, taken from where the game had it out of sight.
+
+    The cups laid out for scoring are the truth: a card the game put in the
+    other cup or on the discard pile (a claim given to the wrong player, or
+    read as a discard) is in the cup it is laid out from. Counts move with it,
+    so the 108 stay accounted for. Raises :class:`PositionError` for a card
+    the game has anywhere else (in sight on the mat: not a cup card).
+    """
+    position = position_of(game)
+    cups = [list(position.cups[0]), list(position.cups[1])]
+    sizes = list(position.cup_sizes or (len(cups[0]) + 2, len(cups[1]) + 2))
+    discard = list(position.discard)
+    other = 1 - player
+    if card in cups[other]:
+        cups[other].remove(card)
+        sizes[other] -= 1
+    elif card in discard:
+        discard.remove(card)
+    else:
+        raise PositionError(f"{card_name(card)} is not out of sight in the other cup or the discard pile")
+    cups[player].append(card)
+    sizes[player] += 1
+    return build(replace(position, cups=(tuple(cups[0]), tuple(cups[1])), cup_sizes=(sizes[0], sizes[1]),
+                         discard=tuple(discard)))
 
 
 def ended(game: Game) -> Game:

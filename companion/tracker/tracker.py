@@ -47,7 +47,15 @@ from companion.engine.position import Position, build
 from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 from companion.tracker import zones
-from companion.tracker.anchor import JoinCounts, ended, joined_position, resynced, river_gap, with_cup_cards
+from companion.tracker.anchor import (
+    JoinCounts,
+    ended,
+    joined_position,
+    resynced,
+    river_gap,
+    with_card_in_cup,
+    with_cup_cards,
+)
 from companion.tracker.explain import (
     CATCH_UP_DEPTH,
     DEPTH,
@@ -584,7 +592,7 @@ class Tracker:
         reshuffled_now = _just_reshuffled(self.game)
         for card, zone in view.cards.items():
             expected = zones.expected_zone(self.game, parse_card(card))
-            swept = expected == zones.DISCARD_ZONE and zone != zones.DISCARD_ZONE
+            swept = expected == zones.DISCARD_ZONE and zones.parse_zone(zone).kind in ("mountain", "field")
             reshuffled = expected is None and zone == zones.DISCARD_ZONE and card in reshuffled_now
             if swept or reshuffled:
                 self.last_zone[card] = zone
@@ -1219,6 +1227,8 @@ class Tracker:
                 continue
             mine = [c for c in cards if zones.expected_zone(game, parse_card(c)) == zones.reveal(ref.player or 0)]
             strangers = [c for c in cards if c not in mine and c not in self.mismatched]
+            if strangers and ref.player is not None and self._recount_cup(ref.player, strangers[0], found):
+                return True
             if strangers and self.mismatched:
                 # One problem, one warning: the cups the game counted are off, and each cup card laid out
                 # after the first mismatch covers the one before. The open warning names them too.
@@ -1237,6 +1247,25 @@ class Tracker:
                            warning_text(Reason.REVEAL_MISMATCH, strangers).fix, strangers, zone)
                 return True
         return False
+
+    def _recount_cup(self, player: int, card: str, found: _Pass) -> bool:
+        """A card laid out from a cup that the game had out of sight elsewhere (the other cup, under the
+        discard pile's top card) is that cup's: the game misread a claim or a discard, and the cups on
+        the table are what the players score. Journaled as a correction, shown once; a card the game has
+        anywhere in sight (a river, the mat) is no cup card and is warned instead."""
+        game = self.game
+        assert game is not None
+        if card in self.view.duplicates:
+            return False
+        try:
+            recounted = with_card_in_cup(game, player, parse_card(card))
+        except PositionError:
+            return False
+        found.events.append(self._push(Resync(recounted.text()), self.frame, forced=True))
+        if self.notice is None or self.notice.title != notices.RESYNCED:
+            found.notices.append(Notice(notices.RESYNCED, notices.RESYNCED_TEXT, self.view.time))
+            self.notice = found.notices[-1]
+        return True
 
     def _reveal_the_rest(self, found: _Pass) -> None:
         """Cup cards nobody saw (covered in the reveal, or laid while the camera was away) that are determined.

@@ -343,6 +343,30 @@ def test_cup_cards_not_determined_are_asked_for_not_guessed() -> None:
     assert not table.events() and table.tracker.game is not None and table.tracker.game.score(0).unknown == 1
 
 
+def _over_with_cups_known() -> Game:
+    """The game over, every card known: p1's cup Y01 K05, p2's cup P05 G05; K04 on the discard pile."""
+    placed = cards("Y09", "R09", "Y01", "K05", "P05", "G05")
+    return build(Position(rivers=(cards("Y09"), cards("R09")), cups=(cards("Y01", "K05"), cards("P05", "G05")),
+                          cup_sizes=(2, 2), discard=tuple(c for c in CARDS if c not in placed), hands=(0, 0),
+                          deck=0, phase=Phase.OVER, end_reason=EndReason.DECK, deck_ran_out=True))
+
+
+def test_a_cup_card_the_game_had_elsewhere_out_of_sight_is_the_cups_it_is_laid_out_from() -> None:
+    """The cups laid out are what the players score: a claim the game gave the other player (G05), or a
+    card it read as discarded (K04, under the pile), is in the cup it comes out of. Corrected, no warning."""
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    table.tracker.resume(_over_with_cups_known())
+    table.put("p1.river.1", "Y09").put("p2.river.1", "R09").put("p1.reveal", "Y01", "K05", "G05")
+    table.put("p2.reveal", "P05", "K04").settle()
+    game = table.tracker.game
+    assert game is not None and not table.warnings()
+    assert [type(e.event) for e in table.events()] == [Resync, Resync]
+    assert (game.location(card("G05")), game.location(card("K04"))) == (CUPS[0], CUPS[1])
+    assert (game.size(CUPS[0]), game.size(CUPS[1])) == (3, 2) and sum(game.size(z) for z in range(len(game.hidden))) \
+        == len(CARDS)
+    assert [n.title for u in table.updates for n in u.notices] == [notices.RESYNCED]
+
+
 def test_a_join_waits_for_a_river_card_out_of_sight_and_says_so_in_a_few_words() -> None:
     tracker = Tracker(settle_s=1.0)
     tracker.request_join(JoinCounts(turn=0, hands=(6, 6), cups=(3, 2), deck=60))
@@ -754,18 +778,18 @@ def test_a_stand_in_seen_where_the_claim_of_its_mountain_takes_it_is_the_card_it
 
 
 def test_cup_cards_laid_out_where_the_game_has_them_elsewhere_give_one_warning() -> None:
-    # The game is over. The game has R03, K03 in p1's cup and O03, P03 in p2's: the cups it counted are off.
-    # p1 lays out O03, then P03 over it: one problem (the cups), one warning, not one per card laid out.
+    # The game is over. p1 lays out G01, then R01 over it: river cards (in sight in the rivers, as the game
+    # has them), no cup cards. One problem (the cards laid out), one warning, not one per card laid out.
+    # Cards the game had out of sight (the other cup, the pile) are recounted instead: see
+    # test_a_cup_card_the_game_had_elsewhere_out_of_sight_is_the_cups_it_is_laid_out_from.
     position = Position(cups=(cards("R03", "K03"), cards("O03", "P03")), cup_sizes=(2, 2),
                         rivers=(cards("Y01", "R01"), cards("G01")), hands=(0, 0), phase=Phase.OVER, destroying=0,
                         deck_ran_out=True, end_reason=EndReason.DECK, deck=0)
     table = _resumed(position, {"Y01": "p1.river.1", "R01": "p1.river.2", "G01": "p2.river.1"})
-    table.put("p1.reveal", "O03").settle()
-    assert [w.cards for w in table.warnings()] == [("O03",)]
-    table.take("O03").put("p1.reveal", "P03").settle()      # laid over O03
-    assert len(table.warnings()) == 1
-
-
+    table.put("p1.reveal", "G01").settle()
+    assert [w.cards for w in table.warnings()] == [("G01",)]
+    table.take("G01").put("p1.reveal", "R01").settle()      # laid over G01
+    assert len(table.warnings()) == 1 and not table.events()
 
 
 def test_a_stand_in_named_in_a_mountain_may_lie_under_any_card_in_sight_there() -> None:
