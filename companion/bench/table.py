@@ -102,6 +102,11 @@ class GameResult:
     lost_track_s: float = 0.0
     """The longest time the tracker was behind the table (see :func:`_lost_track`)."""
     lost_track_on: str = ""
+    scores_right: bool = True
+    """What the players are told at the end is right: scores, winner, cups, rivers, how and when it ended
+    (:data:`SCORED`). ``final_right`` also needs the deck, pile and hand counts nobody scores."""
+    off_by: tuple[str, ...] = ()
+    """The final figures that differ from the game's (empty when ``final_right``)."""
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -117,7 +122,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     mapped = map(_play_one, jobs) if args.jobs <= 1 else ProcessPoolExecutor(
         max_workers=args.jobs, initializer=_use_every_core).map(_play_one, jobs)
     for result in mapped:
-        print(f"bench table: {result.style} game {result.seed}: final {'ok' if result.final_right else 'WRONG'}, "
+        final = "ok" if result.final_right else f"WRONG ({', '.join(result.off_by)})"
+        print(f"bench table: {result.style} game {result.seed}: final {final}, "
               f"{result.events}/{result.expected_events} events, {len(result.false_warnings)} false warnings, "
               f"{result.warned_in_time}/{result.injected} injected warned, lost track {result.lost_track_s:.1f} s, "
               f"{result.seconds:.0f} s",
@@ -142,6 +148,7 @@ def _style_figures(results: list[GameResult], settle: float) -> dict[str, Any]:
         "final_right": sum(r.final_right for r in results),
         "end_seen": sum(r.end_seen for r in results),
         "winner_right": sum(r.winner_right for r in results),
+        "scores_right": sum(r.scores_right for r in results),
         "events_in_order": sum(r.order_right for r in results),
         "false_warnings": sum(len(r.false_warnings) for r in results),
         "most_false_warnings_in_a_game": max((len(r.false_warnings) for r in results), default=0),
@@ -197,7 +204,13 @@ def _play_one(job: Job) -> GameResult:
               for lat, t in latencies if lat > job.settle + 0.3),
         len(expected_decisions(game)), True,
         *_lost_track(script, tracker.events, job.fps),
+        final is not None and all(final[key] == truth[key] for key in SCORED),
+        tuple(key for key in truth if final is None or final[key] != truth[key]),
     )
+
+
+SCORED = ("phase", "end_reason", "winner", "scores", "cups", "rivers")
+"""The final figures the players are told or score by; the rest (deck, pile, hands, turn) are counts."""
 
 
 def _play_mountains(job: Job) -> GameResult:
@@ -230,7 +243,8 @@ def _play_mountains(job: Job) -> GameResult:
         tuple(f"mountains game {job.seed} frame {t.frame}: {lat:.2f} s after "
               f"{script.shots[_shot(script, job.fps, t)].note}: {t.event}"
               for lat, t in latencies if lat > job.settle + 0.3),
-        len(expected), final is not None and final["phase"] == truth["phase"],
+        len(expected), final is not None and final["phase"] == truth["phase"], scores_right=right,
+        off_by=tuple(key for key in CAMERA_KNOWN if final is None or final[key] != truth[key]),
     )
 
 

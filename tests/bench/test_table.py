@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from companion.bench import table
 from companion.bench.table import GameResult, Job
@@ -13,7 +14,8 @@ SHORT = 153  # the shortest game of seeds 0-199: 36 moves
 def test_a_tidy_game_through_the_ideal_camera_is_judged_right() -> None:
     result = table._play_one(Job("tidy", SHORT, 5.0, (4608, 2592), 1.0, ideal=True))
     assert (result.style, result.seed) == ("tidy", SHORT)
-    assert result.final_right and result.winner_right and result.order_right
+    assert result.final_right and result.winner_right and result.order_right and result.scores_right
+    assert result.off_by == ()
     assert result.events == result.expected_events == 36
     assert result.false_warnings == () and result.frames > 0
 
@@ -29,6 +31,10 @@ def test_figures_are_given_per_style_and_per_game() -> None:
     assert sloppy["most_false_warnings_in_a_game"] == 2 and sloppy["injected_warned_in_time"] == 2
     assert [game["seed"] for game in sloppy["per_game"]] == [0, 1]
     assert sloppy["per_game"][0]["false_warnings"] == 2 and "latencies_s" not in sloppy["per_game"][0]
+    off = replace(results[1], scores_right=True, off_by=("deck", "discard"))
+    figures = table._style_figures([off, results[2]], 1.0)
+    assert (figures["final_right"], figures["scores_right"]) == (1, 2)
+    assert figures["per_game"][0]["off_by"] == ("deck", "discard")
 
 
 def test_style_choices_come_from_the_sim() -> None:
