@@ -59,6 +59,7 @@ from companion.tracker.explain import (
     explain,
     table_cards,
 )
+from companion.tracker.pile import PileWatch
 from companion.tracker.settle import Settler, View
 from companion.tracker.standins import exchanged, stand_in
 from companion.vision.observation import FrameObservation
@@ -250,6 +251,8 @@ class Tracker:
         """Cards the game holds for mountain cards nobody read, known by color only (tracker/standins.py)."""
         self.discarded_at: dict[str, float] = {}
         """The last discard's cards and when each was laid on the pile."""
+        self.pile = PileWatch()
+        """Watches for the discard pile picked up: the deck ran out on the table (tracker/pile.py)."""
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -525,6 +528,7 @@ class Tracker:
 
     def _fresh_game(self) -> None:
         self.stand_ins.clear()
+        self.pile = PileWatch()
         self.events.clear()
         self.warnings.clear()
         self.mismatched.clear()
@@ -596,6 +600,7 @@ class Tracker:
         assert game is not None
         self._check_stand_ins(view, found)
         if game.phase is not Phase.OVER:
+            self._deck_ran_out(view, found)
             self._explain(view, found)
         if self.game is not None and self.game.phase is Phase.OVER:
             for _ in range(MAX_STEPS):
@@ -603,6 +608,13 @@ class Tracker:
                 if not self._reveals(arrivals, moved, found):
                     break
             self._reveal_the_rest(found)
+
+    def _deck_ran_out(self, view: View, found: _Pass) -> None:
+        """The players picked the discard pile up and play went on: the deck ran out there, whatever the count."""
+        assert self.game is not None
+        corrected = self.pile.look(self.game, view, self.vanished_at, self.discarded_at)
+        if corrected is not None:
+            found.events.append(self._push(Resync(corrected.text()), self.frame, forced=True))
 
     def _evidence(self, view: View) -> Evidence:
         game = self.game

@@ -1,0 +1,96 @@
+"""The discard pile as a clock: when the players shuffle it into a new deck, the deck ran out.
+
+The deck is a count: the camera never sees it. The tracker knows how many
+cards it holds only from the draws it worked out, so a card of a play nobody
+read (under the next card of a tight fan, dropped unseen on a squared pile)
+leaves that count a card or two off, and the deck runs out on the table at a
+different draw than in the tracked game. That moment matters: it triggers the
+end of the game ("End of the game" in the rules: once the deck runs out, the
+next destroyed mandala ends it).
+
+The table shows it. Cards never leave the discard pile but to be shuffled
+into a new deck, and players do that exactly when the deck runs out. So when
+the pile is picked up (every card read on it out of sight with nothing laid
+over it) and play goes on without it, the deck did run out, whatever the
+count says; a careful person watching the table concludes no less.
+:class:`PileWatch` watches for it and gives the corrected position, which the
+tracker journals as a correction (a ``resync`` line).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+
+from companion.engine import Game, Phase
+from companion.engine.cards import card_name
+from companion.engine.game import DISCARD
+from companion.engine.position import build, position_of
+from companion.errors import PositionError
+from companion.tracker import zones
+from companion.tracker.explain import table_cards
+from companion.tracker.settle import View
+
+DECK_SLACK = 3
+"""The deck may be this many cards off by the count when the pile is picked up: the count drifts by the cards of
+plays nobody read (a card or two per game), never by a whole deck. A pile out of sight while the count says many
+cards are left is something else (a hand resting on it)."""
+WENT_ON_S = 1.5
+"""A move this long after the pile went out of sight is play going on without it (a hand laying the next card,
+not the hand that covered the pile)."""
+GONE_FOR_GOOD_S = 10.0
+"""A pile out of sight this long, with no move since, was picked up all the same (no hand rests that long)."""
+
+
+class PileWatch:
+    """Notices the discard pile picked up while the tracked deck still holds cards."""
+
+    def __init__(self) -> None:
+        self.left_at: float | None = None
+        """When the pile's last card went out of sight, the pile seen empty since; None while it lies there."""
+        self.empty_at = 0.0
+        """The rest at which the pile was first seen empty: cards laid on it after are new ones."""
+
+    def look(self, game: Game, view: View, vanished_at: Mapping[str, float],
+             discarded_at: Mapping[str, float]) -> Game | None:
+        """The game corrected for a deck that ran out on the table, or None.
+
+        ``vanished_at``: when each card went out of sight; ``discarded_at``: when the last discard's cards were laid.
+        """
+        pile = zones.DISCARD_ZONE
+        lying = {card: view.laid_at.get(card, -math.inf) for card in view.in_zone(pile)}
+        if self.left_at is None:
+            if lying or view.unread.get(pile):
+                return None
+            # The pile seen empty at rest: when did the last card the game has on it go out of sight?
+            gone = [vanished_at[name] for name in map(card_name, game.known[DISCARD]) if name in vanished_at]
+            if gone:
+                self.left_at, self.empty_at = max(gone), view.time
+            return None
+        left = self.left_at
+        if any(at <= self.empty_at for at in lying.values()):
+            self.left_at = None  # a card that lay there before is in sight again: a hand rested on the pile
+            return None
+        if game.phase is Phase.OVER or game.deck_ran_out or not 0 < game.deck_size <= DECK_SLACK:
+            self.left_at = None  # the count agrees (the deck is empty), or is far from empty: no reshuffle
+            return None
+        # Play goes on without the pile: a card laid or taken elsewhere. A card laid on the pile's place is no sign:
+        # a hand resting on the pile may lay a discard over it.
+        went_on = any(at > left + WENT_ON_S for card, at in view.laid_at.items() if view.cards.get(card) != pile) \
+            or any(vanished_at.get(card_name(c), -math.inf) > left + WENT_ON_S for c, _ in table_cards(game))
+        if not went_on and (lying or view.time - left < GONE_FOR_GOOD_S):
+            return None
+        self.left_at = None
+        # The cards the count still has in the deck had really left it. Where they are nobody can tell; the
+        # count drifts because a card nobody read was taken for one still in a hand (a field play's card under
+        # the next one of the fan, a discard's card dropped unseen on the pile), so its player drew one card too
+        # few: that card lies on the pile (the fields are swept there) and was shuffled with it into the new
+        # deck. So the new deck is the pile and what the count left in the old one; hands keep their counts.
+        # Cards on the pile now were laid after it was picked up (the newest discard): they stay.
+        kept = tuple(c for c in game.known[DISCARD] if card_name(c) in lying
+                     or discarded_at.get(card_name(c), -math.inf) > self.empty_at)
+        try:
+            return build(replace(position_of(game), discard=kept, deck=None, deck_ran_out=True))
+        except PositionError:
+            return None

@@ -1,0 +1,68 @@
+"""The deck runs out when the table says so: the discard pile picked up to make a new deck (issue 10)."""
+
+from __future__ import annotations
+
+from companion.engine import EndReason, Phase, Resync
+from companion.engine.game import DISCARD
+from companion.tracker.anchor import JoinCounts
+from companion.tracker.tracker import Tracker
+from tests.tracker.table import ScriptedTable
+
+
+def _near_the_end(deck: int) -> ScriptedTable:
+    """A game joined with ``deck`` cards left by the count; m1 lacks only black, P09 tops the discard pile."""
+    tracker = Tracker(settle_s=1.0)
+    tracker.request_join(JoinCounts(turn=0, hands=(6, 6), cups=(2, 2), deck=deck))
+    table = ScriptedTable(tracker)
+    table.put("m1.mountain", "R01", "O01", "P01", "G03").put("m1.field.p1", "Y02")
+    table.put("m2.mountain", "Y01", "G01").put("discard", "P09", at=(350.0, 270.0)).settle()
+    return table
+
+
+def _claim_m1(table: ScriptedTable) -> None:
+    """Fields 1-1 and p2 completed m1: p1 picks first; then the fields go onto the pile."""
+    for name, zone in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2"), ("G03", "p2.river.2")):
+        table.take(name).put(zone, name).settle()
+    table.take("Y02", "K02").put("discard", "K02", "Y02", at=(350.0, 270.0)).settle()
+
+
+def test_the_pile_picked_up_while_the_count_left_cards_in_the_deck_means_the_deck_ran_out() -> None:
+    # Held-out sloppy seeds 3 and 11: a card of a field play under the next one of the fan was never read, its
+    # player drew one card too few, and the count kept a card in the deck that had run out on the table. The
+    # players shuffled the pile into a new deck; the next mandala completed ended the game on the table, and the
+    # tracker played on (deck 0 against 52 at the end).
+    table = _near_the_end(deck=6)
+    table.put("m2.mountain", "R05").settle()               # p1 builds and draws 3: the count leaves 3 in the deck
+    game = table.tracker.game
+    assert game is not None and game.deck_size == 3 and not game.deck_ran_out
+    table.take("P09").settle()                              # ...but the deck ran out: the pile becomes the new one
+    assert not [e for e in table.events() if isinstance(e.event, Resync)]   # a hand may rest on it: not yet
+    table.put("m1.field.p2", "K02").settle()                # p2 plays on without the pile, completing m1
+    game = table.tracker.game
+    assert game is not None and game.deck_ran_out and game.phase is Phase.CLAIM
+    assert game.size(DISCARD) == 0 and game.deck_size == 108 - 9 - (8 + 5) - 4   # table, hands, cups
+    assert any(isinstance(e.event, Resync) and "deckout" in e.event.position for e in table.events())
+    _claim_m1(table)
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.OVER and game.end_reason is EndReason.DECK
+    assert not table.warnings()
+
+
+def test_a_hand_resting_on_the_pile_is_no_reshuffle() -> None:
+    table = _near_the_end(deck=6)
+    table.put("m2.mountain", "R05").settle()
+    table.hold(2.5, hidden=("P09",))                        # a hand rests on the pile, then leaves
+    table.put("m1.field.p2", "K02").settle()                # p2 plays on: the pile is there
+    _claim_m1(table)
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.REFILL and not game.deck_ran_out and game.deck_size == 3
+    assert not [e for e in table.events() if isinstance(e.event, Resync)]
+
+
+def test_a_pile_picked_up_when_the_count_says_the_deck_is_far_from_empty_is_no_reshuffle() -> None:
+    table = _near_the_end(deck=30)
+    table.put("m2.mountain", "R05").settle()
+    table.take("P09").settle()                              # whatever took the pile, the deck holds 27 cards
+    table.put("m1.field.p2", "K02").settle()
+    game = table.tracker.game
+    assert game is not None and not game.deck_ran_out and game.deck_size == 27
