@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from companion.engine import Game, Phase
-from companion.engine.cards import card_name
-from companion.engine.game import DISCARD
+from companion.engine.cards import card_name, parse_card
+from companion.engine.game import DISCARD, UNSEEN
 from companion.engine.position import build, position_of
 from companion.errors import PositionError
 from companion.tracker import zones
@@ -51,6 +51,12 @@ class PileWatch:
         """When the pile's last card went out of sight, the pile seen empty since; None while it lies there."""
         self.empty_at = 0.0
         """The rest at which the pile was first seen empty: cards laid on it after are new ones."""
+        self.known: frozenset[str] = frozenset()
+        """The cards the game had on the pile at the last look, before working it through."""
+        self.stale: dict[str, float] = {}
+        """Cards the count shuffled into a new deck that still lie on the pile: since when (the look that did it)."""
+        self.looked_at = -math.inf
+        """The last look's time."""
 
     def look(self, game: Game, view: View, vanished_at: Mapping[str, float],
              discarded_at: Mapping[str, float]) -> Game | None:
@@ -60,6 +66,11 @@ class PileWatch:
         """
         pile = zones.DISCARD_ZONE
         lying = {card: view.laid_at.get(card, -math.inf) for card in view.in_zone(pile)}
+        not_out = self._not_out(game, view, lying, vanished_at)
+        self.known = frozenset(card_name(c) for c in (not_out or game).known[DISCARD])
+        self.looked_at = view.time
+        if not_out is not None:
+            return not_out
         if self.left_at is None:
             if lying or view.unread.get(pile):
                 return None
@@ -75,11 +86,8 @@ class PileWatch:
         if game.phase is Phase.OVER or game.deck_ran_out or not 0 < game.deck_size <= DECK_SLACK:
             self.left_at = None  # the count agrees (the deck is empty), or is far from empty: no reshuffle
             return None
-        # Play goes on without the pile: a card laid or taken elsewhere. A card laid on the pile's place is no sign:
-        # a hand resting on the pile may lay a discard over it.
-        went_on = any(at > left + WENT_ON_S for card, at in view.laid_at.items() if view.cards.get(card) != pile) \
-            or any(vanished_at.get(card_name(c), -math.inf) > left + WENT_ON_S for c, _ in table_cards(game))
-        if not went_on and (lying or view.time - left < GONE_FOR_GOOD_S):
+        # Play goes on without the pile: a card laid or taken elsewhere.
+        if not _went_on(game, view, vanished_at, left + WENT_ON_S) and (lying or view.time - left < GONE_FOR_GOOD_S):
             return None
         self.left_at = None
         # The cards the count still has in the deck had really left it. Where they are nobody can tell; the
@@ -94,3 +102,40 @@ class PileWatch:
             return build(replace(position_of(game), discard=kept, deck=None, deck_ran_out=True))
         except PositionError:
             return None
+
+    def _not_out(self, game: Game, view: View, lying: Mapping[str, float],
+                 vanished_at: Mapping[str, float]) -> Game | None:
+        """The converse: the count ran the deck out and shuffled the pile into a new one, yet the pile still lies
+        there while play goes on. Players never draw past an empty deck without picking the pile up: the deck did
+        not run out. The game corrected, or None."""
+        if not game.deck_ran_out or game.phase is Phase.OVER:
+            self.stale.clear()
+            return None
+        for card in [c for c in self.stale if c not in lying]:
+            del self.stale[card]  # picked up after all (a pile is cleared after the draw that needs it)
+        for card in lying:
+            if card in self.known and game.location(parse_card(card)) == UNSEEN:
+                self.stale.setdefault(card, self.looked_at)  # shuffled by the count at the last look
+        if not self.stale or not _went_on(game, view, vanished_at, min(self.stale.values())):
+            return None
+        # The count was a few cards low (a card taken for one played or drawn that was not); by how many nobody
+        # can tell. The pile is the pile again, and the deck holds a few cards: when the players pick the pile
+        # up, the deck ran out (above), and the count is put right then.
+        back = tuple(parse_card(c) for c in sorted(self.stale))
+        self.stale.clear()
+        position = position_of(game)
+        deck = max(0, min(DECK_SLACK, game.deck_size + game.hidden[DISCARD] - len(back)))
+        try:
+            return build(replace(position, discard=(*position.discard, *back), deck=deck, deck_ran_out=False))
+        except PositionError:
+            return None
+
+
+def _went_on(game: Game, view: View, vanished_at: Mapping[str, float], since: float) -> bool:
+    """Play went on since ``since``: a card laid somewhere but on the pile, or a card taken off the mat.
+
+    A card laid on the pile's place is no sign: a hand resting on the pile may lay a discard over it.
+    """
+    pile = zones.DISCARD_ZONE
+    return any(at > since for card, at in view.laid_at.items() if view.cards.get(card) != pile) or any(
+        vanished_at.get(card_name(c), -math.inf) > since for c, _ in table_cards(game))

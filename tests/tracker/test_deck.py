@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.engine import EndReason, Phase, Resync
+from companion.engine.cards import parse_card
 from companion.engine.game import DISCARD
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.tracker import Tracker
@@ -66,3 +67,25 @@ def test_a_pile_picked_up_when_the_count_says_the_deck_is_far_from_empty_is_no_r
     table.put("m1.field.p2", "K02").settle()
     game = table.tracker.game
     assert game is not None and not game.deck_ran_out and game.deck_size == 27
+
+
+def test_the_pile_still_lying_there_after_the_count_ran_the_deck_out_means_it_did_not_run_out() -> None:
+    # The converse: the count runs the deck out a few cards early (a card taken for one drawn that was not). The
+    # next draw shuffles the pile into a new deck by the count, yet the pile stays on the mat and play goes on:
+    # players never draw past an empty deck, so the deck did not run out, and the next mandala completed does not
+    # end the game.
+    table = _near_the_end(deck=3)
+    table.put("m2.mountain", "R05").settle()               # p1 draws 3: the deck runs out by the count
+    game = table.tracker.game
+    assert game is not None and game.deck_size == 0 and game.deck_ran_out
+    table.put("m2.mountain", "O05").settle()               # p2 draws 3: by the count, from the pile shuffled
+    table.put("m1.field.p1", "Y03").settle()               # p1 plays on: the pile still lies there
+    game = table.tracker.game
+    assert game is not None and not game.deck_ran_out and game.deck_size == 3
+    assert game.location(parse_card("P09")) == DISCARD
+    table.put("m1.field.p2", "K02").settle()               # p2 completes m1
+    for name, zone in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2"), ("G03", "p2.river.2")):
+        table.take(name).put(zone, name).settle()          # fields 2-1: p1 picks first
+    table.take("Y02", "Y03", "K02").put("discard", "Y02", "Y03", "K02", at=(350.0, 270.0)).settle()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.REFILL and not table.warnings()
