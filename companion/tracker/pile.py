@@ -23,10 +23,11 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 
-from companion.engine import Game, Phase
+from companion.engine import Claim, EndReason, Game, Phase
 from companion.engine.cards import card_name, parse_card
 from companion.engine.game import DISCARD, UNSEEN
 from companion.engine.position import build, position_of
+from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 from companion.tracker import zones
 from companion.tracker.explain import table_cards
@@ -139,3 +140,34 @@ def _went_on(game: Game, view: View, vanished_at: Mapping[str, float], since: fl
     pile = zones.DISCARD_ZONE
     return any(at > since for card, at in view.laid_at.items() if view.cards.get(card) != pile) or any(
         vanished_at.get(card_name(c), -math.inf) > since for c, _ in table_cards(game))
+
+
+def not_ended(game: Game, view: View, ended_at: float) -> Game | None:
+    """The count ended the game by the deck, yet the players refill the destroyed mountain with the pile still
+    on the mat: the deck did not run out. The game before its last claim, corrected (the claim is then made
+    again, and the refill follows); None when the table shows no such thing.
+
+    ``ended_at``: when the last claim, which ended the game, was worked out. A refill is only ever drawn when
+    the game goes on, and the pile lying where it lay says nobody shuffled it into a new deck.
+    """
+    mandala = game.destroying
+    last = game.stack[-1][0] if game.stack else None
+    if game.phase is not Phase.OVER or game.end_reason is not EndReason.DECK or mandala is None \
+            or not isinstance(last, Claim) or any(len(game.river(p)) >= MANDALA.river_spaces for p in (0, 1)):
+        return None
+    if any(zones.parse_zone(zone).kind in ("reveal", "cup") for zone in view.cards.values()):
+        return None  # cups laid out: the game did end
+    mountain, pile = zones.mountain(mandala), zones.DISCARD_ZONE
+    refill = [card for card, zone in view.cards.items() if zone == mountain
+              and view.laid_at.get(card, -math.inf) > ended_at and game.location(parse_card(card)) == UNSEEN]
+    lying = [card for card, zone in view.cards.items() if zone == pile and view.laid_at.get(card, math.inf) < ended_at]
+    if not refill or not lying:
+        return None
+    before = game.copy()
+    before.pop()
+    # The count was a few cards low; the deck holds a few (the pickup, when it comes, puts the count right).
+    deck = max(0, min(DECK_SLACK, before.deck_size + before.hidden[DISCARD]))
+    try:
+        return build(replace(position_of(before), deck=deck, deck_ran_out=False))
+    except PositionError:
+        return None

@@ -59,7 +59,7 @@ from companion.tracker.explain import (
     explain,
     table_cards,
 )
-from companion.tracker.pile import PileWatch
+from companion.tracker.pile import PileWatch, not_ended
 from companion.tracker.settle import Settler, View
 from companion.tracker.standins import exchanged, stand_in
 from companion.vision.observation import FrameObservation
@@ -599,6 +599,8 @@ class Tracker:
         game = self.game
         assert game is not None
         self._check_stand_ins(view, found)
+        if game.phase is Phase.OVER:
+            self._not_over(found)  # the game goes on after all: taken back and made again, in place
         if game.phase is not Phase.OVER:
             self._deck_ran_out(view, found)
             self._explain(view, found)
@@ -615,6 +617,18 @@ class Tracker:
         corrected = self.pile.look(self.game, view, self.vanished_at, self.discarded_at)
         if corrected is not None:
             found.events.append(self._push(Resync(corrected.text()), self.frame, forced=True))
+
+    def _not_over(self, found: _Pass) -> None:
+        """The count ended the game by the deck, yet the players refill the mountain, the pile still there."""
+        game = self.game
+        assert game is not None
+        corrected = not_ended(game, self.view, self.last_event_time)
+        if corrected is None:
+            return
+        claim = game.stack[-1][0]
+        self._take_back(found, quietly=True)
+        found.events.append(self._push(Resync(corrected.text()), self.frame, forced=True))
+        found.events.append(self._push(claim, self.frame))
 
     def _evidence(self, view: View) -> Evidence:
         game = self.game

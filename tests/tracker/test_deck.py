@@ -89,3 +89,20 @@ def test_the_pile_still_lying_there_after_the_count_ran_the_deck_out_means_it_di
     table.take("Y02", "Y03", "K02").put("discard", "Y02", "Y03", "K02", at=(350.0, 270.0)).settle()
     game = table.tracker.game
     assert game is not None and game.phase is Phase.REFILL and not table.warnings()
+
+
+def test_a_game_ended_by_the_count_goes_on_when_the_players_refill_the_mountain_with_the_pile_still_there() -> None:
+    # The count runs the deck out a card early, and the next play completes a mandala without drawing (a field
+    # play): by the count its destruction ends the game. The players refill the mountain instead, the pile where it
+    # lay: a refill is only drawn while the game goes on, and nobody shuffled the pile: the deck did not run out.
+    table = _near_the_end(deck=3)
+    table.put("m2.mountain", "R05").settle()               # p1 draws 3: the deck runs out by the count
+    table.put("m1.field.p2", "K02").settle()               # p2 completes m1 (no draw)
+    _claim_m1(table)
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.OVER    # by the count
+    table.put("m1.mountain", "R07", "O07").settle()        # ...but the players refill m1
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.PLAY and not game.deck_ran_out
+    assert set(game.mountain(0)) == {parse_card("R07"), parse_card("O07")} and game.deck_size == 1
+    assert not table.warnings()
