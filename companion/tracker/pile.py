@@ -25,7 +25,7 @@ from dataclasses import replace
 
 from companion.engine import Claim, EndReason, Game, Phase
 from companion.engine.cards import card_name, parse_card
-from companion.engine.game import DISCARD, UNSEEN
+from companion.engine.game import DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import build, position_of
 from companion.engine.rules import MANDALA
 from companion.errors import PositionError
@@ -171,3 +171,25 @@ def not_ended(game: Game, view: View, ended_at: float) -> Game | None:
         return build(replace(position_of(before), deck=deck, deck_ran_out=False))
     except PositionError:
         return None
+
+
+def shuffled_since_unread_claims(game: Game) -> bool:
+    """Whether the pile was last shuffled into a new deck after every destruction that counted an unread mountain
+    card onto it.
+
+    A mountain card nobody read goes, at the end of its destruction, to the pile's unseen cards (some claim
+    nobody could name took it). If it turns up in a cup after all, the count had it on the pile; once the pile
+    was shuffled into a new deck, that count is in the deck.
+    """
+    after = game.copy()
+    before = game.copy()
+    while before.stack:
+        event = before.pop()
+        if after.deck_size > before.deck_size and after.size(DISCARD) < before.size(DISCARD):
+            return True  # the pile went into the deck here (a draw past an empty deck, a resync)
+        mandala = before.destroying
+        if isinstance(event, Claim) and mandala is not None and after.phase is not Phase.CLAIM \
+                and before.hidden[mountain_zone(mandala)]:
+            return False
+        after.pop()
+    return False

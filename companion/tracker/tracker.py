@@ -59,7 +59,7 @@ from companion.tracker.explain import (
     explain,
     table_cards,
 )
-from companion.tracker.pile import PileWatch, not_ended
+from companion.tracker.pile import PileWatch, not_ended, shuffled_since_unread_claims
 from companion.tracker.settle import Settler, View
 from companion.tracker.standins import exchanged, stand_in
 from companion.vision.observation import FrameObservation
@@ -1234,7 +1234,10 @@ class Tracker:
                 # More cup cards than the game counted (a claimed card nobody could read, counts estimated
                 # when joining): the revealed cup is the truth.
                 try:
-                    recounted = with_cup_cards(game, ref.player, [parse_card(c) for c in cards])
+                    # A claimed card nobody read was counted onto the pile: shuffled into the deck since, it is
+                    # the deck that counted it.
+                    recounted = with_cup_cards(game, ref.player, [parse_card(c) for c in cards],
+                                               from_deck=shuffled_since_unread_claims(game))
                 except PositionError:
                     continue
                 found.events.append(self._push(Resync(recounted.text()), self.frame, forced=True))

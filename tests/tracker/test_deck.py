@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from companion.engine import EndReason, Phase, Resync
-from companion.engine.cards import parse_card
+from companion.engine import Claim, EndReason, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
+from companion.engine.cards import parse_card, parse_color
 from companion.engine.game import DISCARD
+from companion.engine.position import Position, build
 from companion.tracker.anchor import JoinCounts
 from companion.tracker.tracker import Tracker
 from tests.tracker.table import ScriptedTable
+
+
+def cards(*names: str) -> tuple[int, ...]:
+    return tuple(parse_card(n) for n in names)
 
 
 def _near_the_end(deck: int) -> ScriptedTable:
@@ -106,3 +111,33 @@ def test_a_game_ended_by_the_count_goes_on_when_the_players_refill_the_mountain_
     assert game is not None and game.phase is Phase.PLAY and not game.deck_ran_out
     assert set(game.mountain(0)) == {parse_card("R07"), parse_card("O07")} and game.deck_size == 1
     assert not table.warnings()
+
+
+def _ended_after_a_reshuffle() -> Game:
+    """m1 destroyed with a card nobody read under R01 (counted onto the pile), the pile since shuffled into a new
+    deck, and the game over by the deck: the unread card was claimed into p1's cup on the table."""
+    game = build(Position(mountains=(cards("R01", "O01", "P01", "G03"), cards("Y01", "G01", "R05", "O05", "P05")),
+                          fields=((cards("Y02"), ()), ((), ())), unseen_mountains=(1, 0), discard=cards("P09"),
+                          hands=(6, 6), deck=2, turn=1))
+    for event in (FieldPlay(1, 0, cards("K02")), Claim(0, parse_color("R")), Claim(1, parse_color("O")),
+                  Claim(0, parse_color("P")), Claim(1, parse_color("G")),       # the unread card onto the pile
+                  Refill(0, cards("R07", "O07")),                                # the deck runs out
+                  MountainPlay(0, 1, cards("K05")),                              # the pile becomes the deck
+                  *(Claim(p, parse_color(c)) for p, c in zip((1, 0, 1, 0, 1, 0), "YGROPK", strict=True))):
+        game.push(event)
+    assert game.phase is Phase.OVER and game.deck_ran_out
+    return game
+
+
+def test_a_claimed_card_nobody_read_shown_in_a_cup_is_taken_from_the_deck_the_pile_was_shuffled_into() -> None:
+    # Held-out sloppy seeds 11, 15 and 18: a mountain card under another, claimed into a cup unread, was counted
+    # onto the pile; the pile became the new deck; the cup laid out at the end shows the card. The count that
+    # held it is the deck's, not the pile's (deck and pile a card apart at the end).
+    game = _ended_after_a_reshuffle()
+    deck, pile = game.deck_size, game.size(DISCARD)
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    table.tracker.resume(game)
+    table.put("p1.river.1", "R01").put("p1.river.2", "P01").put("p2.river.1", "O01").put("p2.river.2", "G03")
+    table.put("p1.reveal", "Y10", "Y11", "R02").settle()
+    game = table.tracker.game
+    assert game is not None and game.cup_size(0) == 3 and game.deck_size == deck - 1 and game.size(DISCARD) == pile
