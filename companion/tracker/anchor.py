@@ -215,8 +215,11 @@ def _phase_after_resync(position: Position) -> Position:
     return position
 
 
-def with_cup_cards(game: Game, player: int, cards: list[Card]) -> Game:
-    """The game with more cards in a player's cup than it counted, taken from the unseen discard pile or deck."""
+def with_cup_cards(game: Game, player: int, cards: list[Card], from_deck: bool = False) -> Game:
+    """The game with more cards in a player's cup than it counted, taken from the unseen discard pile or deck.
+
+    ``from_deck``: from the deck first (the count had them on a pile since shuffled into the deck).
+    """
     position = position_of(game)
     sizes = list(position.cup_sizes or (0, 0))
     sizes[player] += len(cards)
@@ -224,6 +227,8 @@ def with_cup_cards(game: Game, player: int, cards: list[Card]) -> Game:
     cups[player] += cards
     spare = game.hidden[DISCARD]
     deck = (position.deck or 0) - max(0, len(cards) - spare)
+    if from_deck and (position.deck or 0) >= len(cards):
+        deck = (position.deck or 0) - len(cards)
     return build(replace(position, cups=(tuple(cups[0]), tuple(cups[1])), cup_sizes=(sizes[0], sizes[1]),
                          deck=deck))
 

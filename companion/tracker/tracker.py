@@ -67,6 +67,7 @@ from companion.tracker.explain import (
     explain,
     table_cards,
 )
+from companion.tracker.pile import PileWatch, not_ended, shuffled_since_unread_claims
 from companion.tracker.settle import Settler, View
 from companion.tracker.standins import exchanged, stand_in
 from companion.vision.observation import FrameObservation
@@ -258,6 +259,8 @@ class Tracker:
         """Cards the game holds for mountain cards nobody read, known by color only (tracker/standins.py)."""
         self.discarded_at: dict[str, float] = {}
         """The last discard's cards and when each was laid on the pile."""
+        self.pile = PileWatch()
+        """Watches for the discard pile picked up: the deck ran out on the table (tracker/pile.py)."""
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -533,6 +536,7 @@ class Tracker:
 
     def _fresh_game(self) -> None:
         self.stand_ins.clear()
+        self.pile = PileWatch()
         self.events.clear()
         self.warnings.clear()
         self.mismatched.clear()
@@ -603,7 +607,10 @@ class Tracker:
         game = self.game
         assert game is not None
         self._check_stand_ins(view, found)
+        if game.phase is Phase.OVER:
+            self._not_over(found)  # the game goes on after all: taken back and made again, in place
         if game.phase is not Phase.OVER:
+            self._deck_ran_out(view, found)
             self._explain(view, found)
         if self.game is not None and self.game.phase is Phase.OVER:
             for _ in range(MAX_STEPS):
@@ -611,6 +618,25 @@ class Tracker:
                 if not self._reveals(arrivals, moved, found):
                     break
             self._reveal_the_rest(found)
+
+    def _deck_ran_out(self, view: View, found: _Pass) -> None:
+        """The players picked the discard pile up and play went on: the deck ran out there, whatever the count."""
+        assert self.game is not None
+        corrected = self.pile.look(self.game, view, self.vanished_at, self.discarded_at)
+        if corrected is not None:
+            found.events.append(self._push(Resync(corrected.text()), self.frame, forced=True))
+
+    def _not_over(self, found: _Pass) -> None:
+        """The count ended the game by the deck, yet the players refill the mountain, the pile still there."""
+        game = self.game
+        assert game is not None
+        corrected = not_ended(game, self.view, self.last_event_time)
+        if corrected is None:
+            return
+        claim = game.stack[-1][0]
+        self._take_back(found, quietly=True)
+        found.events.append(self._push(Resync(corrected.text()), self.frame, forced=True))
+        found.events.append(self._push(claim, self.frame))
 
     def _evidence(self, view: View) -> Evidence:
         game = self.game
@@ -1216,7 +1242,10 @@ class Tracker:
                 # More cup cards than the game counted (a claimed card nobody could read, counts estimated
                 # when joining): the revealed cup is the truth.
                 try:
-                    recounted = with_cup_cards(game, ref.player, [parse_card(c) for c in cards])
+                    # A claimed card nobody read was counted onto the pile: shuffled into the deck since, it is
+                    # the deck that counted it.
+                    recounted = with_cup_cards(game, ref.player, [parse_card(c) for c in cards],
+                                               from_deck=shuffled_since_unread_claims(game))
                 except PositionError:
                     continue
                 found.events.append(self._push(Resync(recounted.text()), self.frame, forced=True))
