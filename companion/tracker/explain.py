@@ -31,7 +31,7 @@ from itertools import combinations
 
 from companion.engine import Claim, Discard, Event, FieldPlay, Game, MountainPlay, Phase, Refill, Resync
 from companion.engine.cards import COLOR_OF, COLORS, Card, card_name, colors_in, parse_card
-from companion.engine.game import DISCARD, UNSEEN, field_zone, mountain_zone
+from companion.engine.game import CUPS, DISCARD, UNSEEN, field_zone, mountain_zone
 from companion.engine.position import build, identify, identify_on_pile, position_of
 from companion.engine.rules import MANDALA
 from companion.errors import PositionError
@@ -351,7 +351,9 @@ def _claimed_another_card(game: Game, claim: Claim, evidence: Evidence) -> bool:
     """The last claim's river card is not in the river, another card of its color from nowhere is.
 
     The claim was made before the river card was seen: the card laid there
-    was one nobody had read in the mountain (under another card).
+    was one nobody had read in the mountain (under another card), or another
+    card of the color the claim took (the game put it in the cup: the player
+    kept that one for the river).
     """
     river = game.river(claim.player)
     if not river or COLOR_OF[river[-1]] != claim.color:
@@ -360,8 +362,21 @@ def _claimed_another_card(game: Game, claim: Claim, evidence: Evidence) -> bool:
     seen_at = evidence.seen.get(card_name(river[-1]))
     if seen_at is not None:
         return seen_at != zone and zones.parse_zone(seen_at).kind == "river"  # in the other player's river
-    return any(z == zone and COLOR_OF[parse_card(c)] == claim.color and game.location(parse_card(c)) == UNSEEN
+    taken = _taken_by_last_claim(game, claim)
+    return any(z == zone and COLOR_OF[parse_card(c)] == claim.color
+               and (game.location(parse_card(c)) == UNSEEN or parse_card(c) in taken)
                for c, z in evidence.seen.items())
+
+
+def _taken_by_last_claim(game: Game, claim: Claim) -> set[Card]:
+    """The mountain cards the last claim (``claim``) took into its player's cup."""
+    before = game.copy()
+    before.pop()
+    mandala = before.destroying
+    if mandala is None:
+        return set()
+    return {c for c in before.mountain(mandala) if COLOR_OF[c] == claim.color
+            and game.location(c) == CUPS[claim.player]}
 
 
 def _picked_again(game: Game, claim: Claim, evidence: Evidence) -> bool:

@@ -836,3 +836,24 @@ def test_a_card_grabbed_off_an_unread_card_of_an_unnoticed_destruction_uncovers_
     game = table.tracker.game
     assert game is not None and game.phase is Phase.CLAIM and game.destroying == 0 and game.completer == 0
     assert card("O01") in game.mountain(0) and game.hidden[mountain_zone(0)] == 0
+
+
+def test_a_claims_river_card_is_the_card_of_its_color_laid_there_not_the_one_the_game_chose() -> None:
+    # Held-out sloppy seed 11 frame 1385: p1 claims yellow, Y02 and Y17 both grabbed before the table rests (no
+    # river card in sight yet: the game lays the first one laid, Y02, in the river). Then Y17 lands in p1's
+    # river space: the player kept Y17 for the river and put Y02 in the cup. No card moved.
+    position = Position(mountains=(cards("Y02", "Y17", "P01"), cards("Y09", "G09")),
+                        fields=((cards("O02", "K02"), cards("G02")), ((), ())), hands=(6, 6),
+                        phase=Phase.CLAIM, destroying=0, completer=0, turn=0)
+    seen = {"Y02": "m1.mountain", "Y17": "m1.mountain", "P01": "m1.mountain", "Y09": "m2.mountain",
+            "G09": "m2.mountain", "O02": "m1.field.p1", "K02": "m1.field.p1", "G02": "m1.field.p2"}
+    table = _resumed(position, seen)
+    table.take("Y02", "Y17").settle()                         # both grabbed at once, the river card in hand
+    game = table.tracker.game
+    assert game is not None and game.turn == 1 and game.river(0) == cards("Y02")
+    table.put("p1.river.1", "Y17").settle()                   # ...laid in the river: Y17, not Y02
+    assert not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.river(0) == cards("Y17") and game.location(card("Y02")) == CUPS[0]
+    assert [e.event for e in table.events() if isinstance(e.event, Claim)][-1] == Claim(0, parse_color("Y"),
+                                                                                          card("Y17"))
