@@ -261,6 +261,9 @@ class Tracker:
         """The last discard's cards and when each was laid on the pile."""
         self.pile = PileWatch()
         """Watches for the discard pile picked up: the deck ran out on the table (tracker/pile.py)."""
+        self.beneath: dict[str, str] = {}
+        """Mountain cards uncovered where the card over them was grabbed (unread till then): they lie under the
+        mountain's other cards and cover none of them, while they lie there (card -> mountain)."""
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -537,6 +540,7 @@ class Tracker:
     def _fresh_game(self) -> None:
         self.stand_ins.clear()
         self.pile = PileWatch()
+        self.beneath.clear()
         self.events.clear()
         self.warnings.clear()
         self.mismatched.clear()
@@ -654,6 +658,12 @@ class Tracker:
                     and card not in quarantined and game.location(parse_card(card)) == UNSEEN:
                 glimpses[card] = zone
                 laid[card] = at
+        last_claim = self._last_claim_gone(view)
+        left_at, long_out = self._left_at(view, last_claim)
+        grabbed = self._grabbed(view, long_out)
+        if any(card in self.beneath for card in view.cards):
+            # A card uncovered where the card over it was grabbed lay under the mountain's cards: it covers none.
+            left_at, long_out = self._left_at(view, last_claim)
         uncovered = frozenset(card_name(c) for c, _ in table_cards(game)
                               if card_name(c) not in view.cards and not self._coverable(view, card_name(c)))
         # Cards lying where the game has them may stay there a while after the rules move them on.
@@ -661,33 +671,7 @@ class Tracker:
         gone = self._gone_cards(view)
         if self.catching_up:
             gone.update(self._claimed_while_away(view, gone))
-        last_claim = self._last_claim_gone(view)
         gone.update(last_claim)
-        # When each card went out of sight, unless a card laid in its zone then covered it (a tight fan).
-        laid_by_zone: dict[str, list[float]] = {}
-        for card, zone in view.cards.items():
-            laid_by_zone.setdefault(zone, []).append(view.laid_at.get(card, -math.inf))
-        left_at = {name: self.vanished_at[name] for name in [*(card_name(c) for c, _ in table_cards(game)), *last_claim]
-                   if name not in view.cards and name in self.vanished_at and not any(
-                       -COVERED_BY_S <= self.vanished_at[name] - at <= GESTURE_S
-                       for at in laid_by_zone.get(last_claim.get(name) or zones.expected_zone(game, parse_card(name))
-                                                  or "", ()))}
-        long_out = frozenset(c for c, at in left_at.items() if view.time - at >= self.claim_confirm_s)
-        # A mandala with five colors read and an unread mountain card, whose mountain cards were taken long ago
-        # (nothing laid over them): claims of a destruction nobody noticed, the sixth color unread. When the last
-        # of its read cards leaves, the first laid (the unread card of a deal or refill lies under it), and a card
-        # shows there the moment it goes, it was grabbed, not covered (a hand laying a card over it hides it
-        # first): what shows lay under it.
-        taken_from = {zones.expected_zone(game, parse_card(c)) for c in long_out}
-        grabbed = {z for c, z in self.rest_view.cards.items() if z in taken_from and c not in view.cards
-                   and any(where == z and other not in self.rest_view.cards
-                           and 0.0 <= view.laid_at.get(other, -math.inf) - self.vanished_at.get(c, math.inf)
-                           <= UNCOVERED_S for other, where in view.cards.items())
-                   and (ref := zones.parse_zone(z)).kind == "mountain" and ref.mandala is not None
-                   and game.hidden[mountain_zone(ref.mandala)]
-                   and not any(card_name(m) in view.cards for m in game.mountain(ref.mandala))
-                   and card_name(game.mountain(ref.mandala)[0]) == c
-                   and len(colors_in(game.mandala_colors(ref.mandala))) == len(COLORS) - 1}
         return Evidence(seen, glimpses, laid, stale, gone,
                         unseen_refill=self._refill_wait_over(view), rest_time=self.rest_view.time,
                         uncovering=frozenset(z for c, z in self.rest_view.cards.items()
@@ -699,6 +683,55 @@ class Tracker:
                         shaken=view.shaken, discarded_at=self.discarded_at,
                         left_alone=frozenset(c for c in uncovered if c in left_at and not any(
                             other != c and abs(at - left_at[c]) <= TOGETHER_S for other, at in left_at.items())))
+
+    def _left_at(self, view: View, last_claim: dict[str, str]) -> tuple[dict[str, float], frozenset[str]]:
+        """When each card the game has on the table (and the last claim's) went out of sight, unless a card laid
+        in its zone then covered it (a tight fan); and those out of sight longer than a claim takes to show."""
+        game = self.game
+        assert game is not None
+        laid_by_zone: dict[str, list[float]] = {}
+        for card, zone in view.cards.items():
+            if self.beneath.get(card) != zone:  # a card uncovered where it lay was laid under, not over
+                laid_by_zone.setdefault(zone, []).append(view.laid_at.get(card, -math.inf))
+        left_at = {name: self.vanished_at[name] for name in [*(card_name(c) for c, _ in table_cards(game)), *last_claim]
+                   if name not in view.cards and name in self.vanished_at and not any(
+                       -COVERED_BY_S <= self.vanished_at[name] - at <= GESTURE_S
+                       for at in laid_by_zone.get(last_claim.get(name) or zones.expected_zone(game, parse_card(name))
+                                                  or "", ()))}
+        return left_at, frozenset(c for c, at in left_at.items() if view.time - at >= self.claim_confirm_s)
+
+    def _grabbed(self, view: View, long_out: frozenset[str]) -> set[str]:
+        """Mountains whose last read card was just grabbed off an unread card, which shows now (noted in
+        :attr:`beneath`).
+
+        A mandala with five colors read and an unread mountain card, whose
+        mountain cards were taken long ago (nothing laid over them): claims of
+        a destruction nobody noticed, the sixth color unread. When the last of
+        its read cards leaves, the first laid (the unread card of a deal or
+        refill lies under it), and a card shows there the moment it goes, it
+        was grabbed, not covered (a hand laying a card over it hides it
+        first): what shows lay under it, and under every card of the mountain
+        laid since, so it covers none of them.
+        """
+        game = self.game
+        assert game is not None
+        self.beneath = {c: z for c, z in self.beneath.items() if view.cards.get(c) == z}
+        taken_from = {zones.expected_zone(game, parse_card(c)) for c in long_out}
+        grabbed: set[str] = set()
+        for c, z in self.rest_view.cards.items():
+            ref = zones.parse_zone(z)
+            if z not in taken_from or c in view.cards or ref.kind != "mountain" or ref.mandala is None \
+                    or not game.hidden[mountain_zone(ref.mandala)] \
+                    or any(card_name(m) in view.cards for m in game.mountain(ref.mandala)) \
+                    or card_name(game.mountain(ref.mandala)[0]) != c \
+                    or len(colors_in(game.mandala_colors(ref.mandala))) != len(COLORS) - 1:
+                continue
+            under = [other for other, where in view.cards.items() if where == z and other not in self.rest_view.cards
+                     and 0.0 <= view.laid_at.get(other, -math.inf) - self.vanished_at.get(c, math.inf) <= UNCOVERED_S]
+            if under:
+                grabbed.add(z)
+                self.beneath.update((other, z) for other in under)
+        return grabbed
 
     def _last_claim_gone(self, view: View) -> dict[str, str]:
         """The cards the last claim took, out of sight: they left the mountain for good, whoever took them.
@@ -791,8 +824,8 @@ class Tracker:
             mountain = zones.mountain(game.destroying)
             # A card seen at the last rest but covered by a card laid over it since (the completing play laid
             # on a tight fan) was not seen in the destruction: it may lie under that card, not be gone.
-            laid_there = [laid for c, z in self.view.cards.items()
-                          if z == mountain and (laid := self.view.laid_at.get(c, -math.inf)) > self.rest_view.time]
+            laid_there = [laid for c, z in self.view.cards.items() if z == mountain and self.beneath.get(c) != z
+                          and (laid := self.view.laid_at.get(c, -math.inf)) > self.rest_view.time]
             self.destruction_seen = {c for v in (self.rest_view, self.view) for c, z in v.cards.items()
                                      if z == mountain and not self._covered_by_play(c, laid_there)}
         self.discard_question = self._discard_doubt(event)
@@ -1172,7 +1205,8 @@ class Tracker:
         where = self.positions.get(card)
         if where is None:
             return True  # never seen where it lies: it may well be under something
-        return any(other != card and math.dist(where, at) < COVER_MM for other, at in view.positions.items())
+        return any(other != card and other not in self.beneath and math.dist(where, at) < COVER_MM
+                   for other, at in view.positions.items())
 
     def _collateral(self, view: View, taken: set[str], when: float) -> bool:
         """Other cards the game has on the table went out of sight about when ``taken`` did, and are still.

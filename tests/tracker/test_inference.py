@@ -857,3 +857,37 @@ def test_a_claims_river_card_is_the_card_of_its_color_laid_there_not_the_one_the
     assert game is not None and game.river(0) == cards("Y17") and game.location(card("Y02")) == CUPS[0]
     assert [e.event for e in table.events() if isinstance(e.event, Claim)][-1] == Claim(0, parse_color("Y"),
                                                                                           card("Y17"))
+
+
+def test_a_card_uncovered_by_the_grab_of_the_card_over_it_covers_none_of_the_cards_taken_before() -> None:
+    # Held-out sloppy seed 12 frame 4255: m2's sixth color lay unread (K06 under O18); its completion went
+    # unnoticed and two claims took Y03 and G09 into cups. The grab of O18 uncovers K06, close to where the
+    # others lay: K06 lay under them all (the mountain's unread card), so it covers none of them; they were
+    # claimed, in the order they left. Here O01 lies unread under R01, K01 completed m1 (p1), p2 picks first
+    # (one field card each): P01 into p2's cup, K01 into p1's, R01 grabbed by p2 (into the cup), O01 for p1.
+    position = Position(mountains=(cards("R01", "P01", "K01"), cards("Y01", "G01")), unseen_mountains=(1, 0),
+                        fields=((cards("Y02"), cards("G02")), ((), ())), hands=(6, 6), turn=1,
+                        rivers=(cards("K05", "O05"), cards("P05", "R05")))
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
+    for zone, name, at in (("m1.mountain", "R01", (100.0, 100.0)), ("m1.mountain", "P01", (115.0, 100.0)),
+                           ("m1.mountain", "K01", (130.0, 100.0)), ("m2.mountain", "Y01", (500.0, 100.0)),
+                           ("m2.mountain", "G01", (515.0, 100.0)), ("m1.field.p1", "Y02", (100.0, 400.0)),
+                           ("m1.field.p2", "G02", (100.0, -300.0)), ("p1.river.1", "K05", (900.0, 400.0)),
+                           ("p1.river.2", "O05", (1000.0, 400.0)), ("p2.river.1", "P05", (900.0, -300.0)),
+                           ("p2.river.2", "R05", (1000.0, -300.0))):
+        table.put(zone, name, at=at)
+    table.tracker.resume(build(position))
+    table.settle()
+    table.take("P01").hold(2.0)                              # p2 claims purple into the cup
+    table.take("K01").hold(2.0)                              # p1 claims black into the cup
+    table.take("R01").put("m1.mountain", "O01", at=(100.0, 100.0)).settle()   # p2's grab lifts R01: O01 shows
+    assert not table.warnings()
+    claims = [e.event for e in table.events() if isinstance(e.event, Claim)]
+    assert claims[:2] == [Claim(1, parse_color("P")), Claim(0, parse_color("K"))]
+    table.hold(4.0)
+    claims = [e.event for e in table.events() if isinstance(e.event, Claim)]
+    assert claims == [Claim(1, parse_color("P")), Claim(0, parse_color("K")), Claim(1, parse_color("R"))]
+    table.take("O01").hold(4.0)                               # p1 takes the last color
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.REFILL and not table.warnings()
+    assert game.location(card("O01")) == CUPS[0] and game.location(card("R01")) == CUPS[1]
