@@ -308,7 +308,7 @@ class Tracker:
         found = _Pass()
         cleared = self._clear_put_right(view)
         self._check_duplicates(view, found)
-        self._remember_glimpses(view)
+        self._remember_glimpses(view, frozenset(c for w in (*cleared, *self.warnings) for c in w.cards))
         started = follow = False
         if self.resumed:
             self._prime_after_resume(view)
@@ -1452,14 +1452,30 @@ class Tracker:
 
     # -- keeping track ---------------------------------------------------------------
 
-    def _remember_glimpses(self, view: View) -> None:
+    def _remember_glimpses(self, view: View, warned: frozenset[str] = frozenset()) -> None:
         for card, (zone, at) in view.gone.items():
             self.vanished_at[card] = at
             hidden = self.game is None or self.game.location(parse_card(card)) == UNSEEN or card in self.stand_ins
-            if card not in self.rest_view.cards and hidden:
-                self.glimpses[card] = (zone, view.gone_laid_at.get(card, at))  # when laid, not when covered
+            laid = view.gone_laid_at.get(card, at)
+            if hidden and (card not in self.rest_view.cards or (
+                    self.game is not None and card not in warned and self._laid_over(view, card, zone, laid, at))):
+                self.glimpses[card] = (zone, laid)  # when laid, not when covered
         for card in [c for c, (_, at) in self.glimpses.items() if c in view.cards or view.time - at > GLIMPSE_KEEP_S]:
             del self.glimpses[card]
+
+    def _laid_over(self, view: View, card: str, zone: str, laid: float, vanished: float) -> bool:
+        """``card``, read at the last rest and not yet explained (the tracker was waiting: a refill's first card
+        dealt alone), went out of sight as a card was laid over it in its zone: it still lies there, covered.
+
+        A card read at rest and then gone is otherwise no evidence of a play (a play taken back). A card
+        laid over it since the rest, in its zone, close by, after it, the moment it went out of sight,
+        says it is covered, not gone.
+        """
+        where = self.positions.get(card)
+        return where is not None and any(
+            z == zone and other not in self.rest_view.cards and other in view.positions
+            and (at := view.laid_at.get(other, -math.inf)) >= laid and -COVERED_BY_S <= vanished - at <= GESTURE_S
+            and math.dist(where, view.positions[other]) < COVER_MM for other, z in view.cards.items())
 
     def _clear_put_right(self, view: View) -> list[Warning]:
         from companion.tracker.standing import put_right
