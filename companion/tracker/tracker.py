@@ -1034,9 +1034,12 @@ class Tracker:
             self._resync(found)
             return True
         for zone, cards in moved.items():
-            origin = zones.expected_zone(game, parse_card(cards[0])) or zone
-            self._warn(found, Reason.MOVED_CARD,
-                       f"{_names(cards)} moved from {zones.describe_zone(origin)} to {zones.describe_zone(zone)}.",
+            origin = zones.expected_zone(game, parse_card(cards[0]))
+            # A card the game has out of sight (a cup) was never seen leaving anywhere: say where the game has it.
+            where = game.describe_location(parse_card(cards[0]))
+            text = f"moved from {zones.describe_zone(origin)} to {zones.describe_zone(zone)}." if origin else \
+                f"is in {zones.describe_zone(zone)}, but the game says it is {where}."
+            self._warn(found, Reason.MOVED_CARD, f"{_names(cards)} {text}",
                        warning_text(Reason.MOVED_CARD, cards).fix, cards, zone)
         return True
 

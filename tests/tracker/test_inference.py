@@ -910,3 +910,17 @@ def test_a_card_read_at_rest_then_covered_by_the_next_card_laid_over_it_still_li
     table.take("R09").put("m1.mountain", "K10").hold(4.5)     # the second laid squarely over it
     assert table.events()[-1].event == Refill(0, cards("R09", "K10"))
     assert game.phase is Phase.PLAY and not table.warnings()
+
+
+def test_a_cup_card_seen_on_the_table_is_warned_with_where_the_game_has_it() -> None:
+    # Held-out sloppy seed 11 frame 1385 (before the claim's river card was re-read): "Y17 moved from player 1's
+    # river space 2 to player 1's river space 2". A card the game has in a cup left no zone of the table: the
+    # warning says where the game has it, not a made-up origin.
+    position = Position(mountains=(cards("R01", "O01"), cards("Y01", "G01")), cups=(cards("K03"), ()),
+                        cup_sizes=(3, 2), hands=(6, 6), turn=0)
+    table = _resumed(position, {"R01": "m1.mountain", "O01": "m1.mountain", "Y01": "m2.mountain",
+                                "G01": "m2.mountain"})
+    table.put("p1.river.1", "K03").settle()
+    (warning,) = table.warnings()
+    assert warning.reason == "moved-card" and warning.cards == ("K03",)
+    assert warning.message == "K03 is in player 1's river space 1, but the game says it is in player 1's cup."
