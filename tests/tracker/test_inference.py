@@ -232,6 +232,81 @@ def test_a_refill_with_a_card_under_the_other_counts_it_unseen_after_a_wait() ->
     assert game.phase is Phase.PLAY and not table.warnings()
 
 
+def _m1_to_refill() -> ScriptedTable:
+    """m1 completed by p1 and claimed, its fields swept: the refill is due, p2 moves after it."""
+    table = ScriptedTable().start()
+    for move in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
+                 ("m2.mountain", "K09"), ("m1.field.p1", "K01")):
+        table.put(*move).settle()
+    for name, zone in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2")):
+        table.take(name).put(zone, name).settle()
+    table.take("Y02", "G02", "K01").put("discard", "Y02", "G02", "K01").settle()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.REFILL
+    return table
+
+
+def test_a_refill_card_unread_and_a_play_after_it_are_told_apart_by_who_moves_next() -> None:
+    # Held-out sloppy seed 10 frame 3931: the second refill card lies under R09 on no frame; 1.4 s later p2
+    # builds Y05 in the refilled mountain, which looks like a refill laid card by card. Then p1 plays into their
+    # own field: it was p1's turn, so Y05 was p2's play and the refill R09 over a card nobody read.
+    table = _m1_to_refill()
+    table.put("m1.mountain", "R09").hold(1.4)
+    table.put("m1.mountain", "Y05").settle()
+    table.put("m2.field.p1", "R05").settle()
+    assert [e.event for e in table.tracker.events][-3:] == [Refill(0, cards("R09"), unseen=1),
+                                                           MountainPlay(1, 0, cards("Y05")),
+                                                           FieldPlay(0, 1, cards("R05"), field=0)]
+    assert not table.warnings() and not any(u.notices for u in table.updates)
+    game = table.tracker.game
+    assert game is not None and game.turn == 1 and game.hidden[mountain_zone(0)] == 1
+
+
+def test_a_refill_card_unread_a_play_after_it_and_the_next_play_within_one_look() -> None:
+    table = _m1_to_refill()
+    table.put("m1.mountain", "R09").hold(1.4)
+    table.put("m1.mountain", "Y05").hold(0.6)
+    table.put("m2.field.p1", "R05").settle()
+    assert [e.event for e in table.tracker.events][-3:] == [Refill(0, cards("R09"), unseen=1),
+                                                           MountainPlay(1, 0, cards("Y05")),
+                                                           FieldPlay(0, 1, cards("R05"), field=0)]
+    assert not table.warnings()
+
+
+def test_a_refill_laid_card_by_card_slowly_stays_one_refill_when_the_next_player_plays() -> None:
+    # The same table as laid, but the refill dealt card by card: the next move is p2's (their own field), which
+    # fits the two cards as the refill and not a play of p2's before it.
+    table = _m1_to_refill()
+    table.put("m1.mountain", "R09").hold(1.4)
+    table.put("m1.mountain", "Y05").settle()
+    table.put("m2.field.p2", "R05").settle()
+    assert [e.event for e in table.tracker.events][-2:] == [Refill(0, cards("R09", "Y05")),
+                                                           FieldPlay(1, 1, cards("R05"), field=1)]
+    assert not table.warnings()
+
+
+def test_a_refill_laid_card_by_card_slowly_stays_one_refill_when_the_next_move_shows_no_player() -> None:
+    # A build shows no player: both readings fit, and the refill as laid (nothing unread) is the simpler one.
+    table = _m1_to_refill()
+    table.put("m1.mountain", "R09").hold(1.4)
+    table.put("m1.mountain", "Y05").settle()
+    table.put("m2.mountain", "R05").settle()
+    assert [e.event for e in table.tracker.events][-2:] == [Refill(0, cards("R09", "Y05")),
+                                                           MountainPlay(1, 1, cards("R05"))]
+    assert not table.warnings()
+
+
+def test_an_illegal_card_after_a_refill_laid_card_by_card_is_still_warned() -> None:
+    # p2, to move after the slow refill, lays yellow into their field of m2 where yellow lies in the mountain:
+    # reading the refill again cannot make it legal (it would be p1's turn), so it is warned.
+    table = _m1_to_refill()
+    table.put("m1.mountain", "R09").hold(1.4)
+    table.put("m1.mountain", "Y05").settle()
+    table.put("m2.field.p2", "Y06").settle()
+    assert [w.reason for w in table.warnings()] == ["color-rule"]
+    assert [e.event for e in table.tracker.events][-1] == Refill(0, cards("R09", "Y05"))
+
+
 def _about_to_complete_m1(*m1: str) -> Game:
     """p1 to play; one green card into p1's field completes m1, and p1 (more field cards) picks first."""
     return build(Position(mountains=(cards("R01", "Y01", "P01", *m1), cards("G09", "K09")),
