@@ -134,6 +134,8 @@ class Evidence:
     """Cards of a discard taken back to be read again as a claim onto the pile: they lay there, in no count."""
     discarded_at: Mapping[str, float] = field(default_factory=dict)
     """The last discard's cards, and when each was laid on the pile (for reading it again as a claim)."""
+    lifted: frozenset[str] = frozenset()
+    """Mountain cards out of sight lifted off the card they covered (it shows again where it lay): they left."""
 
 
 @dataclass(frozen=True)
@@ -172,9 +174,13 @@ def misfit(game: Game, evidence: Evidence, played: Mapping[str, str] | None = No
             continue
         cost += STRONG
     for card, zone in evidence.glimpses.items():
-        if zones.expected_zone(game, parse_card(card)) != zone and not (card in evidence.seen and
-                                                                        played.get(card) == zone):
-            cost += GLIMPSE  # unless it passed through there: read in a mountain it was laid in, seen elsewhere now
+        expected = zones.expected_zone(game, parse_card(card))
+        # It passed through there: read in a mountain it was laid in, seen elsewhere now; or glimpsed on the pile
+        # it was discarded on, the pile shuffled at once into a new deck (the rules moved it on).
+        passed = card in evidence.seen or expected in (None, zones.DISCARD_ZONE)
+        if expected == zone or (played.get(card) == zone and passed):
+            continue
+        cost += GLIMPSE
     for placed, zone in table_cards(game):
         name = card_name(placed)
         if name not in evidence.seen and evidence.glimpses.get(name) != zone:
@@ -446,6 +452,9 @@ def _laid_where(event: Event, evidence: Evidence) -> dict[str, str]:
     """Where the event's cards were seen laid."""
     names = [card_name(c) for c in getattr(event, "cards", ()) or ()]
     laid = {name: evidence.seen[name] for name in names if name in evidence.seen}
+    if isinstance(event, Discard):  # dropped card over card on a squared pile: glimpsed there
+        laid.update((name, evidence.glimpses[name]) for name in names
+                    if name not in laid and evidence.glimpses.get(name) == zones.DISCARD_ZONE)
     if isinstance(event, MountainPlay):  # read in the mountain for a moment, on the pile now: it was laid there
         mountain = zones.mountain(event.mandala)
         laid.update((name, mountain) for name in names if name in laid and evidence.glimpses.get(name) == mountain)
@@ -483,7 +492,8 @@ def _claim_seen(state: Game, claim: Claim, evidence: Evidence) -> bool:
         return True  # in sight off the mountain, or seen laid on the pile (a discard read again as this claim)
     # Out of sight with nothing in sight that could lie over them: they left (a hand may still hide them for
     # a moment, which is why this is a sign for the claim and not yet "gone" for the table).
-    return bool(names) and all(evidence.gone.get(name) == mountain or name in evidence.uncovered for name in names)
+    return bool(names) and all(evidence.gone.get(name) == mountain or name in evidence.uncovered
+                               or name in evidence.lifted for name in names)
 
 
 def _obligations(game: Game) -> tuple[object, ...]:

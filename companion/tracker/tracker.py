@@ -264,6 +264,10 @@ class Tracker:
         self.beneath: dict[str, str] = {}
         """Mountain cards uncovered where the card over them was grabbed (unread till then): they lie under the
         mountain's other cards and cover none of them, while they lie there (card -> mountain)."""
+        self.laid_times: dict[str, float] = {}
+        """When each card was last laid where it was read (as the settled views date it)."""
+        self.lifted: set[str] = set()
+        """Mountain cards out of sight that were lifted off the card they covered (it shows again): taken."""
 
     # -- feeding frames -----------------------------------------------------------
 
@@ -541,6 +545,7 @@ class Tracker:
         self.stand_ins.clear()
         self.pile = PileWatch()
         self.beneath.clear()
+        self.lifted.clear()
         self.events.clear()
         self.warnings.clear()
         self.mismatched.clear()
@@ -668,6 +673,7 @@ class Tracker:
                               if card_name(c) not in view.cards and not self._coverable(view, card_name(c)))
         # Cards lying where the game has them may stay there a while after the rules move them on.
         stale = {**{c: z for c, z in seen.items() if zones.expected_zone(game, parse_card(c)) == z}, **self.last_zone}
+        self._note_lifted(view)
         gone = self._gone_cards(view)
         if self.catching_up:
             gone.update(self._claimed_while_away(view, gone))
@@ -680,7 +686,7 @@ class Tracker:
                         uncovered=uncovered, swept_since=self.swept_since, left_at=left_at,
                         swept_at=self.swept_at, swept_colors=self.swept_colors,
                         long_out=long_out,
-                        shaken=view.shaken, discarded_at=self.discarded_at,
+                        shaken=view.shaken, discarded_at=self.discarded_at, lifted=frozenset(self.lifted),
                         left_alone=frozenset(c for c in uncovered if c in left_at and not any(
                             other != c and abs(at - left_at[c]) <= TOGETHER_S for other, at in left_at.items())))
 
@@ -732,6 +738,34 @@ class Tracker:
                 grabbed.add(z)
                 self.beneath.update((other, z) for other in under)
         return grabbed
+    def _note_lifted(self, view: View) -> None:
+        """Mountain cards lifted off the card they covered: that card shows again where it lay, they do not.
+
+        A card laid in a mountain covers the sticker of the card it lands on
+        (that card went out of sight as it was laid). When the card under it
+        comes back into sight since the last rest, where it lay, while the card
+        that covered it stays out of sight, the card over it is no longer
+        there: mountain cards only leave in a claim (or a play taken back), so
+        it was taken, whatever still lies over where it was. A hand that hid the
+        card underneath for a moment proves nothing: it went out of sight as
+        the card over it was laid, and only its coming back after the last rest
+        counts.
+        """
+        game = self.game
+        assert game is not None
+        on_table = {card_name(c): z for c, z in table_cards(game) if zones.parse_zone(z).kind == "mountain"}
+        self.lifted = {c for c in self.lifted if c in on_table and c not in view.cards}
+        back = [(card, zone) for card, zone in view.cards.items()
+                if on_table.get(card) == zone and card not in self.rest_view.cards and card in self.vanished_at]
+        for name, zone in on_table.items():
+            laid = self.laid_times.get(name)
+            where = self.positions.get(name)
+            if name in view.cards or laid is None or where is None:
+                continue
+            if any(z == zone and -COVERED_BY_S <= self.vanished_at[under] - laid <= GESTURE_S
+                   and self.laid_times.get(under, math.inf) < laid and under in view.positions
+                   and math.dist(where, view.positions[under]) < COVER_MM for under, z in back):
+                self.lifted.add(name)
 
     def _last_claim_gone(self, view: View) -> dict[str, str]:
         """The cards the last claim took, out of sight: they left the mountain for good, whoever took them.
@@ -1134,7 +1168,7 @@ class Tracker:
                 coverable = any(view.cards.get(card_name(c)) == mountain for c in left if c != card)
             else:
                 coverable = any(view.cards.get(card_name(c)) == mountain for c in left[index + 1:])
-            if name in self.destruction_seen or not coverable:
+            if name in self.destruction_seen or not coverable or name in self.lifted:
                 by_color.setdefault(COLOR_OF[card], []).append(card_name(card))
             else:
                 by_color.setdefault(COLOR_OF[card], [])
@@ -1492,6 +1526,7 @@ class Tracker:
 
     def _note_positions(self, view: View) -> None:
         self.positions.update(view.positions)
+        self.laid_times.update(view.laid_at)
         if self.game is None:
             return
         for card, zone in view.cards.items():

@@ -232,6 +232,20 @@ def test_a_refill_with_a_card_under_the_other_counts_it_unseen_after_a_wait() ->
     assert game.phase is Phase.PLAY and not table.warnings()
 
 
+def test_a_discard_glimpsed_card_over_card_that_empties_the_deck_is_one_discard() -> None:
+    # Held-out sloppy seed 10 frame 4896: p1 dropped five blacks card over card on the squared pile, drawing the
+    # deck out; the pile went into a new deck at once. Each card was only glimpsed there: the discard put them
+    # there, the reshuffle took them on. The first was read instead as m2's unread card, claimed onto the pile.
+    game = build(Position(mountains=(cards("R01", "O01"), cards("Y01", "G01")), unseen_mountains=(0, 1),
+                          discard=cards("P05", "G05"), deck=2, turn=0))
+    table = {"R01": "m1.mountain", "O01": "m1.mountain", "Y01": "m2.mountain", "G01": "m2.mountain"}
+    evidence = Evidence(table, glimpses={n: "discard" for n in ("K01", "K02", "K03")},
+                        laid_at={"K01": 10.0, "K02": 10.5, "K03": 11.0}, rest_time=9.0)
+    found = explain(game, evidence)
+    assert list(found.events) == [Discard(0, cards("K01", "K02", "K03"))]
+    assert found.game.deck_ran_out and found.game.location(card("K01")) == UNSEEN
+
+
 def _m1_to_refill() -> ScriptedTable:
     """m1 completed by p1 and claimed, its fields swept: the refill is due, p2 moves after it."""
     table = ScriptedTable().start()
@@ -475,6 +489,35 @@ def _destroying_m1_with_a_card_unread() -> ScriptedTable:
     seen = {"R01": "m1.mountain", "P01": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
             "O02": "m1.field.p1", "K02": "m1.field.p1", "G02": "m1.field.p2", "Y05": "p1.river.1"}
     return _resumed(position, seen)
+
+
+def test_a_mountain_card_lifted_off_the_card_it_covered_was_claimed_though_more_cards_lay_over_it() -> None:
+    # Held-out sloppy seed 10 frame 3983: K09 lay over Y11 in m2 (Y11's sticker under it), R08 and R12 over K09.
+    # p1 took K09 into the cup (black in their river): nothing in sight left, but Y11 showed again where it lay.
+    # K09 no longer lies over it, and mountain cards only leave in a claim: p1 claimed black, so p2's red next.
+    position = Position(mountains=(cards("R01", "O01"), cards("Y01", "G01")), fields=((cards("Y02"), cards("G02")),
+                        ((), ())), rivers=(cards("R07"), cards("P05")), hands=(6, 6), turn=0)
+    fan = {"R01": (300.0, 100.0), "O01": (310.0, 100.0)}
+    table = ScriptedTable(Tracker(settle_s=1.0))
+    for name, at in fan.items():
+        table.put("m1.mountain", name, at=at)
+    table.put("m2.mountain", "Y01", "G01", at=(600.0, 100.0)).put("m1.field.p1", "Y02", at=(300.0, 300.0))
+    table.put("m1.field.p2", "G02", at=(300.0, -100.0)).put("p1.river.1", "R07", at=(100.0, 400.0))
+    table.put("p2.river.1", "P05", at=(100.0, -200.0))
+    table.tracker.resume(build(position))
+    table.settle()
+    table.put("m1.mountain", "P01", at=(320.0, 100.0)).hold(1.5, hidden=("O01",))       # p1: P01 over O01
+    table.put("m2.mountain", "K09", at=(610.0, 100.0)).hold(1.5, hidden=("O01",))       # p2
+    table.put("m1.mountain", "R05", at=(330.0, 100.0)).hold(1.5, hidden=("O01", "P01"))  # p1: R05 over P01
+    table.put("m2.mountain", "O06", at=(620.0, 100.0)).hold(1.5, hidden=("O01", "P01"))  # p2
+    table.put("m1.mountain", "K01", at=(340.0, 100.0)).hold(1.5, hidden=("O01", "P01"))  # p1 completes m1
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM and game.turn == 1
+    table.take("P01").settle()                       # p2 takes P01 into the cup: O01 shows again, R05 still there
+    assert [e.event for e in table.tracker.events][-1] == Claim(1, parse_color("P"))
+    table.take("R01", "R05").settle()                # p1 takes the reds into the cup
+    assert [e.event for e in table.tracker.events][-1] == Claim(0, parse_color("R"))
+    assert not table.warnings()
 
 
 def test_a_claim_of_a_mountain_card_nobody_read_shows_by_the_next_pick() -> None:
