@@ -61,15 +61,12 @@ UNSEEN_CLAIM = 0.3
 """A claim with no sign of its color leaving (covered all along, or under a hand): only when something needs it."""
 RECOUNT = 0.3
 """Deciding that a field held a card nobody read, to make the other player the first picker."""
-UNDO_COST = {"": 0.0, "uncovered": 0.4, "covered": 0.7, "picked": 0.1, "reread": 0.1, "unlaid": 0.2, "split": 0.1}
+UNDO_COST = {"": 0.0, "uncovered": 0.4, "covered": 0.7, "picked": 0.1, "reread": 0.1, "unlaid": 0.2}
 """Taking the last event back: a player changed their mind, its cards left with nothing over them, or with a
 card in sight that could lie over them; or a claim nobody saw made (the next pick shows it was the other
 player's: no move taken back, a reading corrected); or a discard that may have been a claim onto the pile (a
 completion nobody noticed: a reading corrected, the card stays where it lies); or a claim whose river card never
-came to lie in its river space (the color went into the other player's cup); or a refill whose cards were laid
-apart, read again as fewer cards over one nobody read and a play made after it (a reading corrected)."""
-QUIET_UNDOS = frozenset({"reread", "split"})
-"""Undos that take no move back but correct a reading: nothing to tell the players."""
+came to lie in its river space (the color went into the other player's cup)."""
 IDENTIFY = 0.05
 """Reading a mountain card that lay unseen under another: nearly free, it is no move."""
 STAND_IN = IDENTIFY
@@ -239,7 +236,7 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
         if best_at.get(key, float("inf")) <= cost:
             return  # the same table by another way, no better
         best_at[key] = cost
-        found.append(Explanation(events, cost, state, undo=1 if undo else 0, reread=undo in QUIET_UNDOS))
+        found.append(Explanation(events, cost, state, undo=1 if undo else 0, reread=undo == "reread"))
         if _depth(events) >= depth or nodes >= MAX_NODES:
             return
         for event in candidates(state, look):
@@ -261,12 +258,6 @@ def explain(game: Game, evidence: Evidence, depth: int = DEPTH) -> Explanation:
             # They left the mountain when they were laid on the pile: the order of the claims.
             look = replace(evidence, reread=names, left_at={
                 **evidence.left_at, **{n: at for n, at in evidence.discarded_at.items() if n in names}})
-        elif back == "split" and isinstance(discarded, Refill):
-            # The refill's later cards may be a play made after it, its first over a card nobody read: they are
-            # news again for the state before it, and the refill may be counted with cards unread.
-            names = frozenset(card_name(c) for c in discarded.cards)
-            look = replace(evidence, unseen_refill=True,
-                           stale={c: z for c, z in evidence.stale.items() if c not in names})
         visit(before, (), (), {}, back, 0.0)
     best_by_state: dict[str, Explanation] = {}
     for explanation in found:
@@ -316,32 +307,12 @@ def taken_back(game: Game, evidence: Evidence) -> str:
         return "unlaid" if _river_card_never_laid(game, last, evidence) else ""
     if isinstance(last, Discard) and _discard_may_be_a_claim(game, last, evidence):
         return "reread"
-    if isinstance(last, Refill):
-        return "split" if _refill_laid_apart(last, evidence) else ""
     if not isinstance(last, MountainPlay | FieldPlay) or not last.cards:
         return ""
     names = [card_name(card) for card in last.cards]
     if any(name in evidence.seen or name in evidence.glimpses for name in names):
         return ""
     return "uncovered" if all(name in evidence.uncovered for name in names) else "covered"
-
-
-def _refill_laid_apart(refill: Refill, evidence: Evidence) -> bool:
-    """The last refill's cards, all still in sight in its mountain, were not laid in one gesture.
-
-    A refill is dealt from the deck, in one go or card by card; a play made
-    just after it lands in the same mountain. Whether a card laid there later
-    was the refill's or the next player's play shows by what the players do
-    next (whose turn it was): the refill is read again as its first cards
-    over one nobody read (they lie there, no move is taken back), and the
-    search weighs it against the refill as applied.
-    """
-    names = [card_name(c) for c in refill.cards]
-    mountain = zones.mountain(refill.mandala)
-    if refill.unseen or len(names) < 2 or any(evidence.seen.get(n) != mountain for n in names):
-        return False
-    times = sorted(evidence.laid_at[n] for n in names if n in evidence.laid_at)
-    return len(times) == len(names) and times[-1] - times[0] >= GESTURE_S
 
 
 def _discard_may_be_a_claim(game: Game, discard: Discard, evidence: Evidence) -> bool:
@@ -929,16 +900,8 @@ def _refills(game: Game, evidence: Evidence) -> list[Event]:
     laid = arrivals(game, evidence).get(zones.mountain(mandala), [])
     need = game.refill_count()
     ids = [parse_card(c) for c in laid]
-    found: list[Event] = []
     if len(ids) >= need:
-        found += [Refill(mandala, pair) for pair in list(combinations(ids, need))[:6]]
+        return [Refill(mandala, pair) for pair in list(combinations(ids, need))[:6]]
     if ids and evidence.unseen_refill:
-        # The cards laid first over one nobody read; a card laid a gesture later may be a play made after it.
-        times = [evidence.laid_at.get(c) for c in laid]
-        for count in range(1, min(len(ids), need)):
-            later, first = times[count], times[count - 1]
-            if later is not None and first is not None and later - first >= GESTURE_S:
-                found.append(Refill(mandala, tuple(ids[:count]), unseen=need - count))
-        if len(ids) < need:
-            found.append(Refill(mandala, tuple(ids), unseen=need - len(ids)))
-    return found
+        return [Refill(mandala, tuple(ids), unseen=need - len(ids))]
+    return []
