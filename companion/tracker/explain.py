@@ -57,6 +57,8 @@ EVENT = 0.25
 """Each event of an explanation: fewer events explain better."""
 SWEEP_S = 12.0
 """How long after the last claim the fields of the destroyed mandala are being swept onto the pile."""
+UNSEEN_DISCARD = 0.3
+"""A discard nobody saw, shown only by the pile picked up after the deck ran out: only when something needs it."""
 UNSEEN_CLAIM = 0.3
 """A claim with no sign of its color leaving (covered all along, or under a hand): only when something needs it."""
 RECOUNT = 0.3
@@ -133,6 +135,9 @@ class Evidence:
     """The last discard's cards, and when each was laid on the pile (for reading it again as a claim)."""
     lifted: frozenset[str] = frozenset()
     """Mountain cards out of sight lifted off the card they covered (it shows again where it lay): they left."""
+    pile_taken: bool = False
+    """The deck is out by the count and the pile was picked up (none of its cards in sight, nothing on its place):
+    a draw shuffled it into a new deck."""
 
 
 @dataclass(frozen=True)
@@ -438,6 +443,8 @@ def _event_cost(state: Game, event: Event, evidence: Evidence, before: tuple[Eve
         return event.cost
     if isinstance(event, Resync):
         return IDENTIFY
+    if isinstance(event, Discard) and not event.cards:
+        return EVENT + UNSEEN_DISCARD
     if isinstance(event, Claim) and not _claim_seen(state, event, evidence) and not _claims_named(state, event,
                                                                                                   before):
         return EVENT + UNSEEN_CLAIM
@@ -518,7 +525,7 @@ def candidates(game: Game, evidence: Evidence) -> list[Event]:
     """Events the evidence points to in this state; the search keeps the legal ones."""
     found = _identifications(game, evidence)
     if game.phase is Phase.PLAY:
-        return found + _unnoticed_completions(game, evidence) + _plays(game, evidence)
+        return found + _unnoticed_completions(game, evidence) + _plays(game, evidence) + _unseen_discard(game, evidence)
     if game.phase is Phase.CLAIM:
         # A card counted unread in the mountain explains the picks before a field card nobody counted.
         named = _unread_colors(game, evidence)
@@ -708,6 +715,15 @@ def _plays(game: Game, evidence: Evidence) -> list[Event]:
             events += [(when, MountainPlay(player, mandala, (ids[0],))) for mandala in (0, 1)]
     events.sort(key=lambda pair: pair[0])
     return [event for _, event in events]
+
+
+def _unseen_discard(game: Game, evidence: Evidence) -> list[Event]:
+    """The pile picked up while the deck is out: the player to move drew, so their turn ended with a discard
+    nobody saw (dropped on the pile under a hand, shuffled with it into the new deck at once). Nothing else
+    draws from an empty deck but a build, whose card would lie in a mountain, in sight."""
+    if not evidence.pile_taken or not game.deck_ran_out or game.deck_size or not game.hand_size(game.turn):
+        return []
+    return [Discard(game.turn, (), unseen=1)]
 
 
 def _gestures(cards: list[Card], evidence: Evidence) -> list[tuple[Card, ...]]:

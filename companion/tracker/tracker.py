@@ -687,8 +687,18 @@ class Tracker:
                         swept_at=self.swept_at, swept_colors=self.swept_colors,
                         long_out=long_out,
                         shaken=view.shaken, discarded_at=self.discarded_at, lifted=frozenset(self.lifted),
+                        pile_taken=self._pile_taken(view),
                         left_alone=frozenset(c for c in uncovered if c in left_at and not any(
                             other != c and abs(at - left_at[c]) <= TOGETHER_S for other, at in left_at.items())))
+
+    def _pile_taken(self, view: View) -> bool:
+        """The deck is out by the count and the discard pile is gone from the table: picked up to be shuffled."""
+        game = self.game
+        assert game is not None
+        pile = zones.DISCARD_ZONE
+        on_pile = game.known[DISCARD]
+        return game.deck_ran_out and not game.deck_size and bool(on_pile) and not view.in_zone(pile) \
+            and not view.unread.get(pile) and not any(card_name(c) in view.cards for c in on_pile)
 
     def _left_at(self, view: View, last_claim: dict[str, str]) -> tuple[dict[str, float], frozenset[str]]:
         """When each card the game has on the table (and the last claim's) went out of sight, unless a card laid

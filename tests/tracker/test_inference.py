@@ -1015,3 +1015,21 @@ def test_a_cup_card_seen_on_the_table_is_warned_with_where_the_game_has_it() -> 
     (warning,) = table.warnings()
     assert warning.reason == "moved-card" and warning.cards == ("K03",)
     assert warning.message == "K03 is in player 1's river space 1, but the game says it is in player 1's cup."
+
+
+def test_the_pile_picked_up_after_the_deck_ran_out_shows_a_discard_nobody_saw() -> None:
+    # Held-out sloppy seed 8 frame 5568: the deck is empty, p2 to move. p2's discard landed on the pile under a
+    # resting hand, on no frame, and the players shuffled the pile into a new deck at once: only the pile going
+    # away shows it (nothing else draws from an empty deck). p1 then plays into their own field: p2's turn had
+    # ended with a discard, not "not your turn".
+    position = Position(mountains=(cards("R01", "O01"), cards("Y01", "G01")), discard=cards("K05", "P05", "G11"),
+                        hands=(6, 7), turn=1, deck=0, deck_ran_out=True)
+    table = _resumed(position, {"R01": "m1.mountain", "O01": "m1.mountain", "Y01": "m2.mountain",
+                                "G01": "m2.mountain", "G11": "discard"})
+    table.take("G11").hold(2.0)                                # the pile picked up to be shuffled
+    table.put("m2.field.p1", "R06").settle()                   # p1 plays on
+    assert not table.warnings()
+    events = [e.event for e in table.events()]
+    assert events[-2:] == [Discard(1, (), unseen=1), FieldPlay(0, 1, cards("R06"), field=0)]
+    game = table.tracker.game
+    assert game is not None and game.turn == 1 and game.deck_size > 0
