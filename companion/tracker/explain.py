@@ -571,6 +571,8 @@ def _identifications(game: Game, evidence: Evidence) -> list[Event]:
                     and card not in evidence.shaken
                 if ref.kind == "mountain" and new_play and not (mandala == game.destroying and claimed):
                     continue  # only a claim uncovers a mountain card: before the first, a new card was laid
+                if COLOR_OF[parse_card(card)] in {COLOR_OF[c] for p in (0, 1) for c in game.field(mandala, p)}:
+                    continue  # a color in a field of the mandala is in none of its mountain's cards (the color rule)
                 try:
                     found.append(Resync(identify(game, parse_card(card), mandala).text()))
                 except PositionError:

@@ -1033,3 +1033,18 @@ def test_the_pile_picked_up_after_the_deck_ran_out_shows_a_discard_nobody_saw() 
     assert events[-2:] == [Discard(1, (), unseen=1), FieldPlay(0, 1, cards("R06"), field=0)]
     game = table.tracker.game
     assert game is not None and game.turn == 1 and game.deck_size > 0
+
+
+
+def test_a_card_read_in_a_mountain_is_never_one_unread_there_whose_color_a_field_of_it_holds() -> None:
+    # Held-out sloppy seed 17 frame 3784 (main f62010d, with a refill rule since taken back): K10 read in m2's
+    # mountain was identified as its unread card while K12 lay in p1's field of m2: black in the mountain and in a
+    # field, which no legal game holds (the injected K12 went unwarned, four false warnings followed). Here m1's
+    # mountain holds a card nobody read and p1's field of m1 holds K01: K10 showing there (lying there before the
+    # last rest, so no new play by its timing) is not that card; the play it is stays for the judge to warn.
+    game = build(Position(mountains=(cards("R01"), cards("Y09", "G09")), unseen_mountains=(1, 0),
+                          fields=((cards("K01"), ()), ((), ())), hands=(6, 6), turn=1))
+    table = {"R01": "m1.mountain", "K10": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
+             "K01": "m1.field.p1"}
+    found = explain(game, Evidence(table, laid_at={"K10": 5.0}, rest_time=10.0, uncovering=frozenset(["m1.mountain"])))
+    assert found.game.location(card("K10")) == UNSEEN and not found.events
