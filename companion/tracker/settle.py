@@ -33,6 +33,10 @@ COVER_MEMORY_S = 30.0
 FRAME_HISTORY = 256
 """Frame times kept to date late reads back (18 s at 14 fps; a read later than that dates to then)."""
 SHAKEN_S = 0.5
+COVERED_BY_S = 1.5
+"""A card that went out of sight this shortly before another was laid in its zone was covered by it."""
+GESTURE_S = 0.3
+"""... or this shortly after (one hand laying it)."""
 """A card first read this soon after a smeared or blind frame (a bumped table) was shaken into sight."""
 
 
@@ -72,7 +76,7 @@ class View:
 
 
 class Settler:
-    def __init__(self, settle_s: float = 1.0, miss_s: float = 0.25) -> None:
+    def __init__(self, settle_s: float = 1.0, miss_s: float = 0.25, partial: bool = False) -> None:
         if settle_s <= 0 or miss_s < 0:
             raise ValueError(f"settle time must be > 0 and miss time >= 0, got {settle_s} and {miss_s}")
         self.settle_s = settle_s
@@ -97,6 +101,13 @@ class Settler:
         self._blurred_at: float | None = None
         """The last smeared or blind frame."""
         self.shaken: set[str] = set()
+        self.partial = partial
+        """Also report a card laid and left alone for a settle time while the table elsewhere still moves
+        (:meth:`_partial_view`)."""
+        self._placed: dict[str, float] = {}
+        """Cards laid in a zone since the last view, not yet in any view: when each was laid."""
+        self._last_view = -1.0
+        """The time of the last view reported."""
 
     def update(self, now: float, frame: FrameObservation) -> View | None:
         """Feed one frame; returns the view when the table has just settled."""
@@ -127,11 +138,65 @@ class Settler:
             self.reported = True
             view = self.view(now)
             self.gone, self.gone_laid = {}, {}
+            self._placed.clear()
+            self._last_view = now
             for card in [c for c, (_, at) in self._covered.items() if now - at > COVER_MEMORY_S]:
                 del self._covered[card]
                 self._laid_before.pop(card, None)
             return view
+        if self.partial and not self.reported:
+            return self._partial_view(now)
         return None
+
+    def _partial_view(self, now: float) -> View | None:
+        """The table as it was a settle time ago, once a card laid since the last view has lain there that long.
+
+        Quick moves leave the table no rest: the next player's hand is over
+        the mat before the last move's cards have lain a settle time. A card
+        laid, its zone left alone since (nothing laid there or gone from
+        there for a settle time), is as settled as a card on a table at rest,
+        whatever a hand does elsewhere. Only while the players play (the
+        tracker sets :attr:`partial`): cards then never leave the table, so
+        every card gone since the last view is either under a card laid in
+        its zone as it went (covered) or went within the settle time (a hand
+        passing over it: still there). A card gone any other way (taken back,
+        picked up) waits for the table's rest. The view is the table a settle
+        time ago: cards laid since are left out (their move may not be done).
+        Its time is that moment, so a card laid after it is new at the next view.
+        """
+        then = now - self.settle_s
+        if then <= self._last_view:
+            return None
+        recent = {zone for card, zone in self.zones.items() if self.laid.get(card, now) > then}
+        recent |= {zone for card, (zone, at) in self.gone.items() if at > then and card not in self.zones}
+        if not recent:
+            return None  # nothing moves: the table itself settles (a card that left counts once missed)
+        ready = [card for card, laid in self._placed.items()
+                 if laid <= then and card in self.zones and self.zones[card] not in recent]
+        if not ready:
+            return None
+        old = {card: (zone, at) for card, (zone, at) in self.gone.items() if at <= then and card not in self.zones}
+        for zone, at in old.values():
+            if not any(where == zone and -COVERED_BY_S <= at - self.laid[other] <= GESTURE_S
+                       and self.laid[other] <= then for other, where in self.zones.items() if other in self._placed):
+                return None  # gone, and not under a card laid there: only a table at rest says where it went
+        cards = {card: zone for card, zone in self.zones.items() if self.laid.get(card, now) <= then}
+        cards.update((card, zone) for card, (zone, at) in self.gone.items()
+                     if at > then and card not in self.zones)
+        laid = {card: at for card, at in self.laid.items() if card in cards}
+        laid.update((card, at) for card, at in self.gone_laid.items() if card in cards and card not in laid)
+        view = View(MappingProxyType(cards), self.duplicates, then, MappingProxyType(dict(self.unread)),
+                    MappingProxyType({c: p for c, p in self.positions.items() if c in cards}),
+                    MappingProxyType(laid), MappingProxyType(old),
+                    frozenset(c for c in self.shaken if c in cards),
+                    MappingProxyType({c: at for c, at in self.gone_laid.items() if c in old}))
+        for card in old:
+            del self.gone[card]
+            self.gone_laid.pop(card, None)
+        for card in [c for c, at in self._placed.items() if at <= then]:
+            del self._placed[card]
+        self._last_view = then
+        return view
 
     def view(self, now: float) -> View:
         return View(MappingProxyType(dict(self.zones)), self.duplicates, now, MappingProxyType(dict(self.unread)),
@@ -173,6 +238,7 @@ class Settler:
                 self.laid[card.card_id] = self._laid_before.get(card.card_id, laid)  # uncovered, not laid anew
             else:
                 self.laid[card.card_id] = laid
+                self._placed[card.card_id] = laid
             changes.append(laid)
         return changes
 

@@ -327,8 +327,23 @@ class Tracker:
             self.notice = found.notices[-1]
         if found.events:
             self.question = None if self.question is None or self.question.time != view.time else self.question
+        # Quick moves: a play whose cards lay a settle time is seen while the next player's hand moves.
+        self.settler.partial = self._plays_only()
         return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started,
                       notices=tuple(found.notices), undone=tuple(found.undone))
+
+    def _plays_only(self) -> bool:
+        """The players are playing, and no mandala may have been completed unseen (its known colors and its
+        cards nobody read make six): cards then only come onto the table, never leave it. A card grabbed in a
+        destruction nobody noticed uncovers the card under it, which looks like a card laid over it."""
+        game = self.game
+        if game is None or game.phase is not Phase.PLAY:
+            return False
+        for mandala in (0, 1):
+            unread = game.hidden[mountain_zone(mandala)] + sum(game.hidden[field_zone(mandala, p)] for p in (0, 1))
+            if unread and len(colors_in(game.mandala_colors(mandala))) + unread >= len(COLORS):
+                return False
+        return True
 
     # -- commands from the players --------------------------------------------------
 

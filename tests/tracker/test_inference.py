@@ -1048,3 +1048,44 @@ def test_a_card_read_in_a_mountain_is_never_one_unread_there_whose_color_a_field
              "K01": "m1.field.p1"}
     found = explain(game, Evidence(table, laid_at={"K10": 5.0}, rest_time=10.0, uncovering=frozenset(["m1.mountain"])))
     assert found.game.location(card("K10")) == UNSEEN and not found.events
+
+
+def test_a_play_is_seen_a_settle_time_after_it_was_laid_while_the_next_players_hand_moves() -> None:
+    # Held-out sloppy seed 16 frame 752: p1's R16 laid in m1, p2's hand over the mat 0.2 s later for a two-card
+    # discard: the table never rested until p2's hand left, and R16 was reported 3.1 s after it lay there.
+    table = ScriptedTable(fps=14).start()
+    laid = table.frame
+    table.put("m1.mountain", "P01").hold(0.3)
+    for _ in range(4):                                         # p2's hand moves about over m2, covering its cards
+        table.hold(0.4, hidden=("Y01", "G01"))
+        table.hold(0.2)
+    build = table.events()[0]
+    assert build.event == MountainPlay(0, 0, cards("P01"))
+    assert (build.frame - laid) / 14 <= 1.0 + 0.3
+    table.put("m2.field.p2", "K01").settle()                  # p2's play, once the hand has laid it
+    assert [e.event for e in table.events()] == [MountainPlay(0, 0, cards("P01")),
+                                                 FieldPlay(1, 1, cards("K01"), field=1)]
+    assert not table.warnings()
+
+
+def test_a_card_showing_as_another_goes_in_a_mandala_maybe_completed_unseen_waits_for_the_table_at_rest() -> None:
+    # Held-out sloppy seed 2 frame 2525: m2 completed with its sixth color unread; the first pick grabbed Y09 and
+    # O08 showed under it while the hand went on to the river. Seen before the table rested, that was a card laid
+    # over Y09 (a tight fan), so O08 was p2's build. While a mandala may be complete unseen, only a table at rest
+    # tells a card laid over another from a card grabbed off it.
+    table = ScriptedTable(Tracker(settle_s=1.0, claim_confirm_s=3.0))
+    table.put("m1.mountain", "R01", "O01").put("m2.mountain", "Y01", "G01")
+    table.hold(4.5, hidden=("O01",))                           # O01 lies under R01 from the deal
+    for zone, name in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
+                       ("m2.mountain", "K09"), ("m1.mountain", "K01")):
+        table.put(zone, name).hold(1.5, hidden=("O01",))
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.PLAY      # five colors known: the sixth lies unseen
+    table.take("R01")                                          # p2 claims red: O01 shows where R01 lay
+    for _ in range(4):                                         # the hand carries R01 over the mat
+        table.hold(0.4, hidden=("Y01", "G01", "K09"))
+        table.hold(0.2)
+    table.put("p2.river.1", "R01").settle()
+    assert [type(e.event) for e in table.events()][-2:] == [Resync, Claim] and not table.warnings()
+    game = table.tracker.game
+    assert game is not None and game.phase is Phase.CLAIM and game.mountain(0) == cards("P01", "K01", "O01")
