@@ -104,6 +104,9 @@ class Settler:
         self.partial = partial
         """Also report a card laid and left alone for a settle time while the table elsewhere still moves
         (:meth:`_partial_view`)."""
+        self.unsure: frozenset[str] = frozenset()
+        """Zones where a card going out of sight as another shows may be a grab uncovering it, not a card laid
+        over it (a mandala that may be complete unseen): a partial view waits there."""
         self._placed: dict[str, float] = {}
         """Cards laid in a zone since the last view, not yet in any view: when each was laid."""
         self._last_view = -1.0
@@ -160,7 +163,7 @@ class Settler:
         every card gone since the last view is either under a card laid in
         its zone as it went (covered) or went within the settle time (a hand
         passing over it: still there). A card gone any other way (taken back,
-        picked up) waits for the table's rest. The view is the table a settle
+        picked up), or in a zone of :attr:`unsure`, waits for the table's rest. The view is the table a settle
         time ago: cards laid since are left out (their move may not be done).
         Its time is that moment, so a card laid after it is new at the next view.
         """
@@ -168,28 +171,31 @@ class Settler:
         if then <= self._last_view:
             return None
         recent = {zone for card, zone in self.zones.items() if self.laid.get(card, now) > then}
-        recent |= {zone for card, (zone, at) in self.gone.items() if at > then and card not in self.zones}
+        recent |= {zone for card, (zone, at) in self.gone.items() if at > then and self.zones.get(card) != zone}
         if not recent:
             return None  # nothing moves: the table itself settles (a card that left counts once missed)
         ready = [card for card, laid in self._placed.items()
                  if laid <= then and card in self.zones and self.zones[card] not in recent]
         if not ready:
             return None
-        old = {card: (zone, at) for card, (zone, at) in self.gone.items() if at <= then and card not in self.zones}
+        old = {card: (zone, at) for card, (zone, at) in self.gone.items()
+               if at <= then and self.zones.get(card) != zone}  # gone, or lying somewhere else now
         for zone, at in old.values():
-            if not any(where == zone and -COVERED_BY_S <= at - self.laid[other] <= GESTURE_S
-                       and self.laid[other] <= then for other, where in self.zones.items() if other in self._placed):
+            if zone in self.unsure or not any(
+                    where == zone and -COVERED_BY_S <= at - self.laid[other] <= GESTURE_S and self.laid[other] <= then
+                    for other, where in self.zones.items() if other in self._placed):
                 return None  # gone, and not under a card laid there: only a table at rest says where it went
         cards = {card: zone for card, zone in self.zones.items() if self.laid.get(card, now) <= then}
-        cards.update((card, zone) for card, (zone, at) in self.gone.items()
-                     if at > then and card not in self.zones)
+        cards.update((card, zone) for card, (zone, at) in self.gone.items() if at > then and card not in cards)
         laid = {card: at for card, at in self.laid.items() if card in cards}
         laid.update((card, at) for card, at in self.gone_laid.items() if card in cards and card not in laid)
         view = View(MappingProxyType(cards), self.duplicates, then, MappingProxyType(dict(self.unread)),
                     MappingProxyType({c: p for c, p in self.positions.items() if c in cards}),
-                    MappingProxyType(laid), MappingProxyType(old),
+                    MappingProxyType(laid), MappingProxyType({c: g for c, g in old.items() if c not in cards}),
                     frozenset(c for c in self.shaken if c in cards),
-                    MappingProxyType({c: at for c, at in self.gone_laid.items() if c in old}))
+                    MappingProxyType({c: at for c, at in self.gone_laid.items() if c in old and c not in cards}),
+                    MappingProxyType({c: (zone, self.gone_laid.get(c, at)) for c, (zone, at) in old.items()
+                                      if c in cards}))
         for card in old:
             del self.gone[card]
             self.gone_laid.pop(card, None)

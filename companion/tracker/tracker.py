@@ -328,22 +328,23 @@ class Tracker:
         if found.events:
             self.question = None if self.question is None or self.question.time != view.time else self.question
         # Quick moves: a play whose cards lay a settle time is seen while the next player's hand moves.
-        self.settler.partial = self._plays_only()
+        self.settler.partial = self.game is not None and self.game.phase is Phase.PLAY
+        self.settler.unsure = self._maybe_complete()
         return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started,
                       notices=tuple(found.notices), undone=tuple(found.undone))
 
-    def _plays_only(self) -> bool:
-        """The players are playing, and no mandala may have been completed unseen (its known colors and its
-        cards nobody read make six): cards then only come onto the table, never leave it. A card grabbed in a
-        destruction nobody noticed uncovers the card under it, which looks like a card laid over it."""
+    def _maybe_complete(self) -> frozenset[str]:
+        """The zones of the mandalas that may have been completed unseen (their known colors and their cards
+        nobody read make six): a card grabbed there in a destruction nobody noticed uncovers the card under it,
+        which looks like a card laid over it."""
         game = self.game
-        if game is None or game.phase is not Phase.PLAY:
-            return False
-        for mandala in (0, 1):
+        unsure: set[str] = set()
+        for mandala in (0, 1) if game is not None else ():
+            assert game is not None
             unread = game.hidden[mountain_zone(mandala)] + sum(game.hidden[field_zone(mandala, p)] for p in (0, 1))
             if unread and len(colors_in(game.mandala_colors(mandala))) + unread >= len(COLORS):
-                return False
-        return True
+                unsure |= {zones.mountain(mandala), zones.field(mandala, 0), zones.field(mandala, 1)}
+        return frozenset(unsure)
 
     # -- commands from the players --------------------------------------------------
 
