@@ -107,6 +107,8 @@ class Settler:
         self.unsure: frozenset[str] = frozenset()
         """Zones where a card going out of sight as another shows may be a grab uncovering it, not a card laid
         over it (a mandala that may be complete unseen): a partial view waits there."""
+        self.kept: frozenset[str] | None = None
+        """The cards whose going matters to a partial view (those the game has on the table); None: all."""
         self._placed: dict[str, float] = {}
         """Cards laid in a zone since the last view, not yet in any view: when each was laid."""
         self._last_view = -1.0
@@ -163,7 +165,8 @@ class Settler:
         every card gone since the last view is either under a card laid in
         its zone as it went (covered) or went within the settle time (a hand
         passing over it: still there). A card gone any other way (taken back,
-        picked up), or in a zone of :attr:`unsure`, waits for the table's rest. The view is the table a settle
+        picked up), or in a zone of :attr:`unsure`, waits for the table's rest;
+        one the game does not have on the table (:attr:`kept`) does not. The view is the table a settle
         time ago: cards laid since are left out (their move may not be done).
         Its time is that moment, so a card laid after it is new at the next view.
         """
@@ -180,7 +183,9 @@ class Settler:
             return None
         old = {card: (zone, at) for card, (zone, at) in self.gone.items()
                if at <= then and self.zones.get(card) != zone}  # gone, or lying somewhere else now
-        for zone, at in old.values():
+        for card, (zone, at) in old.items():
+            if self.kept is not None and card not in self.kept:
+                continue  # a card the game has nowhere on the table (a warned card taken back): nothing to tell
             if zone in self.unsure or not any(
                     where == zone and -COVERED_BY_S <= at - self.laid[other] <= GESTURE_S and self.laid[other] <= then
                     for other, where in self.zones.items() if other in self._placed):

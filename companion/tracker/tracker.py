@@ -330,6 +330,7 @@ class Tracker:
         # Quick moves: a play whose cards lay a settle time is seen while the next player's hand moves.
         self.settler.partial = self.game is not None and self.game.phase is Phase.PLAY
         self.settler.unsure = self._maybe_complete()
+        self.settler.kept = frozenset(card_name(c) for c, _ in table_cards(self.game)) if self.game else None
         return Update(tuple(found.events), tuple(found.warnings), tuple(cleared), settled=True, started=started,
                       notices=tuple(found.notices), undone=tuple(found.undone))
 

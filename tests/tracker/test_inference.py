@@ -1089,3 +1089,20 @@ def test_a_card_showing_as_another_goes_in_a_mandala_maybe_completed_unseen_wait
     assert [type(e.event) for e in table.events()][-2:] == [Resync, Claim] and not table.warnings()
     game = table.tracker.game
     assert game is not None and game.phase is Phase.CLAIM and game.mountain(0) == cards("P01", "K01", "O01")
+
+
+def test_a_warned_card_taken_back_does_not_hold_back_the_next_play_while_a_hand_moves() -> None:
+    # Held-out sloppy seed 18 frame 4885: p2's illegal Y05 taken back, then p2's O11 built and p1's hand over the
+    # mat at once: a card gone with nothing laid over it waits for the table at rest, yet the game never had Y05.
+    table = ScriptedTable(fps=14).start()
+    table.put("m1.field.p2", "K01").settle()                  # into p2's field on p1's turn: warned
+    assert [w.reason for w in table.warnings()] == ["own-field-only"]
+    table.take("K01").hold(0.3)                                # taken back...
+    laid = table.frame
+    table.put("m1.mountain", "P01").hold(0.3)                 # ...and p1 builds at once
+    for _ in range(4):                                         # p2's hand moves about over m2
+        table.hold(0.4, hidden=("Y01", "G01"))
+        table.hold(0.2)
+    build = table.events()[0]
+    assert build.event == MountainPlay(0, 0, cards("P01"))
+    assert (build.frame - laid) / 14 <= 1.0 + 0.3
