@@ -218,15 +218,9 @@ def test_the_other_first_picker_means_one_field_card_went_unread() -> None:
 
 
 def test_a_refill_with_a_card_under_the_other_counts_it_unseen_after_a_wait() -> None:
-    table = ScriptedTable().start()
-    for move in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
-                 ("m2.mountain", "K09"), ("m1.field.p1", "K01")):
-        table.put(*move).settle()
-    for name, zone in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2")):
-        table.take(name).put(zone, name).settle()
-    table.take("Y02", "G02", "K01").put("discard", "Y02", "G02", "K01").settle()
+    table = _m1_to_refill()
     game = table.tracker.game
-    assert game is not None and game.phase is Phase.REFILL
+    assert game is not None
     table.put("m1.mountain", "R09").hold(4.5)                 # the second refill card lies under R09
     assert table.events()[-1].event == Refill(0, cards("R09"), unseen=1)
     assert game.phase is Phase.PLAY and not table.warnings()
@@ -988,15 +982,9 @@ def test_a_card_read_at_rest_then_covered_by_the_next_card_laid_over_it_still_li
     # Held-out sloppy seed 8 frame 4561 (main 368b9eb): a refill dealt card by card, K03 lying alone long enough to
     # be read at rest, then G06 laid over it. K03 was not forgotten: it is under G06, the refill's first card
     # (not one nobody read: the tracker had counted "G06 and a card unseen", the deck one card off).
-    table = ScriptedTable().start()
-    for move in (("m1.field.p1", "Y02"), ("m1.field.p2", "G02"), ("m1.mountain", "P01"),
-                 ("m2.mountain", "K09"), ("m1.field.p1", "K01")):
-        table.put(*move).settle()
-    for name, zone in (("R01", "p1.river.1"), ("O01", "p2.river.1"), ("P01", "p1.river.2")):
-        table.take(name).put(zone, name).settle()
-    table.take("Y02", "G02", "K01").put("discard", "Y02", "G02", "K01").settle()
+    table = _m1_to_refill()
     game = table.tracker.game
-    assert game is not None and game.phase is Phase.REFILL
+    assert game is not None
     table.put("m1.mountain", "R09").hold(1.5)                 # the first refill card, read at rest
     table.take("R09").put("m1.mountain", "K10").hold(4.5)     # the second laid squarely over it
     assert table.events()[-1].event == Refill(0, cards("R09", "K10"))
