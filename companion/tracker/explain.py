@@ -36,6 +36,7 @@ from companion.engine.position import build, identify, identify_on_pile, positio
 from companion.engine.rules import MANDALA
 from companion.errors import PositionError
 from companion.tracker import zones
+from companion.tracker.settle import GESTURE_S
 from companion.tracker.standins import stand_in
 
 STRONG = 1.0
@@ -79,8 +80,6 @@ ORDER_SLACK_S = 0.2
 CLAIM_ORDER = 0.5
 """Two claims against the order their colors left the mountain in: picks alternate, the one that left first
 was picked first (only a hand over a color makes it look gone early)."""
-GESTURE_S = 0.3
-"""Cards laid closer together than this were laid by one hand in one move."""
 TWO_HANDS = 2.0
 """Two players' moves whose cards were laid at the same instant: as good as impossible."""
 NEAR = 0.05

@@ -33,11 +33,13 @@ COVER_MEMORY_S = 30.0
 FRAME_HISTORY = 256
 """Frame times kept to date late reads back (18 s at 14 fps; a read later than that dates to then)."""
 SHAKEN_S = 0.5
-COVERED_BY_S = 1.5
-"""A card that went out of sight this shortly before another was laid in its zone was covered by it."""
-GESTURE_S = 0.3
-"""... or this shortly after (one hand laying it)."""
 """A card first read this soon after a smeared or blind frame (a bumped table) was shaken into sight."""
+COVERED_BY_S = 1.5
+"""A card that went out of sight this shortly before another was laid in its zone (the hand laying it first) was
+covered by it, not taken away."""
+GESTURE_S = 0.3
+"""Cards laid closer together than this were laid by one hand in one move (so a card that went out of sight this
+shortly after another was laid in its zone was covered by it too)."""
 
 
 @dataclass(frozen=True, slots=True)

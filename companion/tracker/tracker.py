@@ -59,7 +59,6 @@ from companion.tracker.anchor import (
 from companion.tracker.explain import (
     CATCH_UP_DEPTH,
     DEPTH,
-    GESTURE_S,
     Correction,
     Evidence,
     Explanation,
@@ -68,7 +67,7 @@ from companion.tracker.explain import (
     table_cards,
 )
 from companion.tracker.pile import PileWatch, not_ended, shuffled_since_unread_claims
-from companion.tracker.settle import Settler, View
+from companion.tracker.settle import COVERED_BY_S, GESTURE_S, Settler, View
 from companion.tracker.standins import exchanged, stand_in
 from companion.vision.observation import FrameObservation
 from companion.vocab import notices
@@ -1566,9 +1565,6 @@ class Tracker:
             self.mat_cleared = True
 
 
-COVERED_BY_S = 1.5
-"""A card that went out of sight this shortly before another was laid in its zone (the hand laying it first) was
-covered by it, not taken away."""
 UNCOVERED_S = 0.15
 """A card read where another went out of sight this soon after (a frame or two) was under it, lifted off it."""
 TOGETHER_S = 1.5
