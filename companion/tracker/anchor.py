@@ -186,7 +186,47 @@ def resynced(game: Game, seen: Mapping[str, str], stale: Mapping[str, str]) -> G
             hands[hands.index(max(hands))] -= 1
     fixed = replace(table.position(position), cups=(tuple(cups[0]), tuple(cups[1])),
                     cup_sizes=(cup_sizes[0], cup_sizes[1]), hands=(hands[0], hands[1]), deck=deck)
+    if _refilled(game, seen):
+        fixed = _destruction_over(fixed, game, seen)
     return build(_phase_after_resync(fixed))
+
+
+def _refilled(game: Game, seen: Mapping[str, str]) -> bool:
+    """The mountain being destroyed shows only cards that were in hiding (drawn from the deck), none of the ones
+    the game still had there: it was refilled, the destruction is over, whatever claims nobody followed."""
+    mandala = game.destroying
+    if game.phase is not Phase.CLAIM or mandala is None:
+        return False
+    mountain = zones.mountain(mandala)
+    there = [card for card, zone in seen.items() if zone == mountain]
+    return bool(there) and all(game.location(parse_card(card)) == UNSEEN for card in there)
+
+
+def _destruction_over(position: Position, game: Game, seen: Mapping[str, str]) -> Position:
+    """The destroyed mandala's claims all made and its fields swept, the refill laid: play goes on with the
+    opponent of the player who completed it. The mountain cards the game still had there were claimed by
+    someone nobody followed: they go to the pile's count (a cup laid out at the end recounts them), the fields'
+    cards onto the pile; a refill card not in sight lies under the one seen."""
+    mandala = game.destroying
+    assert mandala is not None
+    mountain = zones.mountain(mandala)
+    new = tuple(parse_card(card) for card, zone in sorted(seen.items()) if zone == mountain)
+    claimed = [card for card in position.mountains[mandala] if card not in new]
+    fields = list(position.fields)
+    swept = [*fields[mandala][0], *fields[mandala][1]]
+    fields[mandala] = ((), ())
+    mountains = list(position.mountains)
+    mountains[mandala] = new
+    unseen = list(position.unseen_mountains)
+    unseen[mandala] = max(0, game.refill_count() - len(new))
+    unseen_fields = list(position.unseen_fields)
+    unseen_fields[mandala] = (0, 0)
+    completer = position.completer if position.completer is not None else 1 - position.turn
+    return replace(position, mountains=(mountains[0], mountains[1]),
+                   fields=(fields[0], fields[1]),
+                   discard=(*position.discard, *claimed, *swept), unseen_mountains=(unseen[0], unseen[1]),
+                   unseen_fields=(unseen_fields[0], unseen_fields[1]),
+                   phase=Phase.PLAY, destroying=None, completer=None, turn=1 - completer)
 
 
 def _phase_after_resync(position: Position) -> Position:

@@ -216,6 +216,8 @@ class Tracker:
         self.discard_question: DiscardQuestion | None = None
         self.question: Question | None = None
         self.notice: Notice | None = None
+        self.played_on = False
+        """A warned play was left as it lay and applied (the players went on), with no move followed since."""
         self.resumed = False
         """A game was resumed and the table not looked at since."""
         self.glimpses: dict[str, tuple[str, float]] = {}
@@ -558,6 +560,7 @@ class Tracker:
         return True
 
     def _fresh_game(self) -> None:
+        self.played_on = False
         self.stand_ins.clear()
         self.pile = PileWatch()
         self.beneath.clear()
@@ -904,6 +907,7 @@ class Tracker:
             self.stand_ins.update(event.stand_ins)
         tracked = TrackedEvent(frame, event, forced=forced, drew=drew)
         self.events.append(tracked)
+        self.played_on = self.played_on and forced  # a move the table shows: the game is followed again
         if isinstance(event, FieldPlay):
             self.unknown -= {"turn"}  # a field shows whose play it was: the turn is known from here on
         self.last_event_time = self.view.time
@@ -938,6 +942,7 @@ class Tracker:
             tracked = self._accept(warning)
             if tracked is not None:
                 found.events.append(tracked)
+                self.played_on = True
             # The screen names the warning by its registry title (RULE OF COLOR), never by its code.
             found.notices.append(Notice(notices.PLAYED_ON, notices.played_on(reason_title(warning.reason)), view.time))
 
@@ -1082,7 +1087,15 @@ class Tracker:
         found.warnings.append(warning)
 
     def _cascading(self, found: _Pass) -> bool:
-        """A new warning while one from an earlier look is still open: the game and the table have parted."""
+        """A new warning while one from an earlier look is still open, or right after a warned play was left as
+        it lay with no move followed since: the game and the table have parted.
+
+        Applying a play the players went on from does not mend a game whose
+        phase or turn was wrong (a claim expected that never comes): every play
+        after it would be warned in turn. The second warning resyncs instead.
+        """
+        if self.played_on:
+            return True
         return any(w.frame != self.frame and w.reason not in (Reason.DUPLICATE_CARD, Reason.UNDONE)
                    for w in self.warnings) and bool(self.events) and self.events[-1].frame > min(
             w.frame for w in self.warnings)
@@ -1505,6 +1518,7 @@ class Tracker:
             return
         self.warnings = [w for w in self.warnings if w.reason == Reason.DUPLICATE_CARD]
         self.accepted.clear()
+        self.played_on = False
         event = Resync(position.text())
         found.events.append(self._push(event, self.frame, forced=True))
         for card, zone in seen.items():

@@ -458,6 +458,34 @@ def _destroying_m1_with_a_card_unread() -> ScriptedTable:
     return _resumed(position, seen)
 
 
+def test_the_second_warning_after_a_warned_play_was_played_on_resyncs_instead() -> None:
+    # Rendered sloppy seed 5 frame 1841: the claims of a destruction read in the wrong order, the game still
+    # expects a claim while the players refill and play on. Each play was warned "not now", applied when the
+    # next one showed, and the next warned again: one problem, a warning per move. The second resyncs.
+    table = _destroying_m1_with_a_card_unread()
+    table.put("m2.mountain", "K05").settle()
+    assert [w.reason for w in table.warnings()] == ["wrong-phase"]
+    table.put("m2.field.p2", "P07").settle()                 # played on: K05 applied where it lies
+    assert [w.reason for w in table.warnings()] == ["wrong-phase"]
+    assert isinstance(table.events()[-1].event, Resync)
+    assert any(n.title == notices.RESYNCED for u in table.updates for n in u.notices)
+
+
+def test_a_resync_seeing_the_destroyed_mountain_refilled_ends_the_destruction() -> None:
+    # The game still expects a claim in m1, but m1's mountain shows only cards drawn from the deck (the refill)
+    # and its fields are empty: the claims were made and the fields swept. Play goes on with p2 (p1 completed).
+    from companion.tracker.anchor import resynced
+
+    game = _destroying_m1_with_a_card_unread().tracker.game
+    assert game is not None
+    seen = {"Y06": "m1.mountain", "G06": "m1.mountain", "Y09": "m2.mountain", "G09": "m2.mountain",
+            "Y05": "p1.river.1"}
+    after = resynced(game, seen, {})
+    assert (after.phase, after.destroying, after.turn) == (Phase.PLAY, None, 1)
+    assert set(after.mountain(0)) == set(cards("Y06", "G06")) and after.field(0, 0) == () == after.field(0, 1)
+    assert sum(after.size(zone) for zone in range(len(after.hidden))) == len(CARDS)
+
+
 def test_a_mountain_card_lifted_off_the_card_it_covered_was_claimed_though_more_cards_lay_over_it() -> None:
     # Held-out sloppy seed 10 frame 3983: K09 lay over Y11 in m2 (Y11's sticker under it), R08 and R12 over K09.
     # p1 took K09 into the cup (black in their river): nothing in sight left, but Y11 showed again where it lay.
