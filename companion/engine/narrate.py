@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.engine.cards import Card, card_name, color_name, color_of, player_title
-from companion.engine.events import Claim, Discard, Draw, Event, FieldPlay, MountainPlay, Refill, Reveal
+from companion.engine.events import Claim, Discard, Draw, Event, FieldPlay, MountainPlay, Refill, Resync, Reveal
 from companion.engine.game import CUPS, DISCARD, RIVERS, Game, Phase
 
 
@@ -41,6 +41,7 @@ SENTENCES = (
     "Mandala {mandala} is complete! {player} picks first.",
     "The game is over: the deck ran out.",
     "The game is over: a river is full.",
+    "The table is read again: the game follows it from here.",
 )
 """Every template :func:`sentences` words a sentence with (the catalogs translate each)."""
 
@@ -93,6 +94,8 @@ def _event_sentence(event: Event, before: Game, after: Game) -> Sentence:
         return _claim_sentence(event, before, after)
     if isinstance(event, Refill):
         return Sentence(SENTENCES[10], {"mandala": str(event.mandala + 1), "cards": _cards(event.cards)})
+    if isinstance(event, Resync):  # a correction: the table re-read (shown once as RESYNCED), no move
+        return Sentence(SENTENCES[15])
     assert isinstance(event, Reveal)
     return Sentence(SENTENCES[11], {"player": _who(event.player), "cards": _cards(event.cards)})
 

@@ -50,3 +50,21 @@ def test_history_narrates_new_events_and_follows_an_undo() -> None:
     game.push(other.event, force=True)
     assert history.lines(game, [*tracked, other])[-1]["frame"] == 99
     assert history.lines(None, []) == []
+
+
+def test_history_tells_a_resync_as_the_table_read_again() -> None:
+    # A resync (the tracker re-reading the table: a deck put right when the pile was picked up, a cup
+    # recounted) is no move; the phone's history asserted every event was one and the page failed.
+    from companion.engine import Resync
+    from companion.engine.narrate import SENTENCES
+
+    record = table_record(play_random_game(random.Random(3)))
+    game = Game(record.setup)
+    tracked = []
+    for frame, (_, event) in enumerate(record.events[:3]):
+        game.push(event)
+        tracked.append(TrackedEvent(frame, event))
+    resync = TrackedEvent(3, Resync(game.text()), forced=True)
+    game.push(resync.event, force=True)
+    lines = History().lines(game, [*tracked, resync])
+    assert lines[-1]["sentences"] == [{"template": SENTENCES[15], "values": {}}]
