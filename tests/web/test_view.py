@@ -68,3 +68,19 @@ def test_history_tells_a_resync_as_the_table_read_again() -> None:
     game.push(resync.event, force=True)
     lines = History().lines(game, [*tracked, resync])
     assert lines[-1]["sentences"] == [{"template": SENTENCES[15], "values": {}}]
+
+
+def test_history_narrates_every_event_a_tracker_reports_on_a_sloppy_table() -> None:
+    """Whatever the tracker reports (corrections too) can be told: a sloppy game through the ideal camera."""
+    from companion.bench.table import Job, _watch
+    from companion.engine import Resync
+    from companion.sim.styles import lay_game
+    from companion.vision.layout import load_layout
+
+    layout = load_layout()
+    played = play_random_game(random.Random(16), first_player=0)
+    script = lay_game(played, layout, "sloppy", seed=16)
+    tracker, _, _ = _watch(script, layout, Job("sloppy", 16, 14.0, (4608, 2592), 1.0, ideal=True))
+    assert any(isinstance(t.event, Resync) for t in tracker.events)  # the game holds a correction to tell
+    lines = History().lines(tracker.game, tracker.events)
+    assert len(lines) == len(tracker.events) and all(line["text"] for line in lines)
