@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.engine import Claim, Discard, EndReason, FieldPlay, Game, MountainPlay, Phase, Refill, Resync, Reveal
+import pytest
+
+from companion.engine import (
+    Claim,
+    Discard,
+    EndReason,
+    Event,
+    FieldPlay,
+    Game,
+    MountainPlay,
+    Phase,
+    Refill,
+    Resync,
+    Reveal,
+)
 from companion.engine.cards import CARDS, parse_card, parse_color
 from companion.engine.game import CUPS, DISCARD, UNSEEN, mountain_zone
 from companion.engine.position import Position, build, position_of
@@ -254,35 +268,29 @@ def _m1_to_refill() -> ScriptedTable:
     return table
 
 
-def test_a_refill_laid_card_by_card_slowly_stays_one_refill_when_the_next_player_plays() -> None:
-    # The refill dealt card by card, 1.4 s apart: the next move is p2's (their own field), which fits the two
-    # cards as the refill and not a play of p2's before it.
+def _slow_refill() -> ScriptedTable:
+    """The refill of _m1_to_refill dealt card by card, 1.4 s apart (longer than a settle time)."""
     table = _m1_to_refill()
     table.put("m1.mountain", "R09").hold(1.4)
     table.put("m1.mountain", "Y05").settle()
-    table.put("m2.field.p2", "R05").settle()
-    assert [e.event for e in table.tracker.events][-2:] == [Refill(0, cards("R09", "Y05")),
-                                                           FieldPlay(1, 1, cards("R05"), field=1)]
-    assert not table.warnings()
+    return table
 
 
-def test_a_refill_laid_card_by_card_slowly_stays_one_refill_when_the_next_move_shows_no_player() -> None:
-    # A build shows no player: both readings fit, and the refill as laid (nothing unread) is the simpler one.
-    table = _m1_to_refill()
-    table.put("m1.mountain", "R09").hold(1.4)
-    table.put("m1.mountain", "Y05").settle()
-    table.put("m2.mountain", "R05").settle()
-    assert [e.event for e in table.tracker.events][-2:] == [Refill(0, cards("R09", "Y05")),
-                                                           MountainPlay(1, 1, cards("R05"))]
+@pytest.mark.parametrize(("zone", "after"), [
+    ("m2.field.p2", FieldPlay(1, 1, cards("R05"), field=1)),   # p2, the player due after the refill
+    ("m2.mountain", MountainPlay(1, 1, cards("R05"))),          # a build names no player
+])
+def test_a_refill_laid_card_by_card_slowly_stays_one_refill(zone: str, after: Event) -> None:
+    # Both cards were read: they are the refill, however slowly dealt, and the next move is the next player's.
+    table = _slow_refill()
+    table.put(zone, "R05").settle()
+    assert [e.event for e in table.tracker.events][-2:] == [Refill(0, cards("R09", "Y05")), after]
     assert not table.warnings()
 
 
 def test_an_illegal_card_after_a_refill_laid_card_by_card_is_still_warned() -> None:
-    # p2, to move after the slow refill, lays yellow into their field of m2 where yellow lies in the mountain:
-    # reading the refill again cannot make it legal (it would be p1's turn), so it is warned.
-    table = _m1_to_refill()
-    table.put("m1.mountain", "R09").hold(1.4)
-    table.put("m1.mountain", "Y05").settle()
+    # p2, to move after the slow refill, lays yellow into their field of m2 where yellow lies in the mountain.
+    table = _slow_refill()
     table.put("m2.field.p2", "Y06").settle()
     assert [w.reason for w in table.warnings()] == ["color-rule"]
     assert [e.event for e in table.tracker.events][-1] == Refill(0, cards("R09", "Y05"))
